@@ -1,0 +1,123 @@
+"""The `hopgraph` command line: index, ask, eval, demo, stats. Errors print one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from hopgraph.config import load_settings
+from hopgraph.engine import HopGraph
+from hopgraph.errors import HopgraphError
+from hopgraph.model import Retrieval
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="hopgraph: multi-hop retrieval over a name-link graph, in one SQLite file.")
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="Store file (default: config, else ./hopgraph.db).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
+MethodOpt = Annotated[str, typer.Option("--method", "-m", help="vector | bm25 | hybrid, +names, +links.")]
+TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
+
+
+def _open(store: str | None, quiet: bool) -> HopGraph:
+    return HopGraph(store, load_settings(store=store), quiet=quiet)
+
+
+@app.command()
+def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl).")],
+          store: StoreOpt = None,
+          names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
+          quiet: QuietOpt = False) -> None:
+    """Add or refresh documents; unchanged content does no work."""
+    with _open(store, quiet) as hg:
+        report = hg.index(paths, names)
+        typer.echo(f"{hg.store.path}: {report.documents} documents read — {report.added} added, "
+                   f"{report.updated} updated, {report.unchanged} unchanged, {report.withdrawn} withdrawn; "
+                   f"{report.embedded} chunks embedded; {report.names} names "
+                   f"({report.names_filtered} filtered), {report.links} links "
+                   f"in {report.seconds['total']:.1f} s")
+
+
+@app.command()
+def ask(question: Annotated[str, typer.Argument(help="The question.")],
+        method: MethodOpt = "hybrid+names+links", top: TopOpt = None, store: StoreOpt = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        quiet: QuietOpt = False) -> None:
+    """Retrieve the chunks that answer a question, showing how each was found."""
+    with _open(store, quiet) as hg:
+        retrieval = hg.ask(question, method=method, top=top)
+    if as_json:
+        typer.echo(json.dumps(asdict(retrieval) | {"ms": retrieval.ms}, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render_retrieval(retrieval))
+
+
+def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
+    lines = []
+    for rank, hit in enumerate(retrieval.hits, start=1):
+        snippet = " ".join(hit.text.split())
+        snippet = snippet if len(snippet) <= width else snippet[: width - 1] + "…"
+        lines += [f"{rank}. {hit.title}  [{hit.describe_path()}]  score {hit.score:.4f}", f"   {snippet}"]
+    trace = ", ".join(f"{s.stage} {s.ms:.1f}" for s in retrieval.trace)
+    lines.append(f"{retrieval.method}: {len(retrieval.hits)} hits in {retrieval.ms:.1f} ms ({trace} ms)")
+    return "\n".join(lines)
+
+
+@app.command("eval")
+def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records (JSON list or JSONL).")],
+          corpus: Annotated[Path | None, typer.Option("--corpus", help="JSON list of {title, text}.")] = None,
+          methods: Annotated[str, typer.Option("--methods", help="Comma-separated methods.")] =
+          "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links",
+          top: Annotated[int, typer.Option("--top", "-k", min=1, max=100)] = 5,
+          limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
+          store: StoreOpt = None,
+          json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
+          quiet: QuietOpt = False) -> None:
+    """Score retrieval methods on multi-hop questions, per question type."""
+    from hopgraph.eval import format_table, run_eval
+
+    result = run_eval(data, corpus, [m.strip() for m in methods.split(",") if m.strip()], top, limit,
+                      store, load_settings(), quiet)
+    typer.echo(format_table(result))
+    typer.echo(f"index: {json.dumps(result['index_seconds'])}")
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        typer.echo(f"wrote {json_out}")
+
+
+@app.command()
+def demo(store: StoreOpt = None, quiet: QuietOpt = False) -> None:
+    """Index the bundled HotpotQA sample, show a two-hop rescue by links, print the method table."""
+    from hopgraph.demo import run_demo
+
+    run_demo(store, quiet, typer.echo)
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except HopgraphError as err:
+        typer.echo(f"hopgraph: error: {err}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("hopgraph: interrupted; the store is unchanged by the unfinished step", err=True)
+        sys.exit(130)
+    except (typer.Exit, typer.Abort) as exit_:
+        sys.exit(getattr(exit_, "exit_code", 1))
+    except Exception as err:  # click usage errors carry their own exit code
+        import click
+
+        if isinstance(err, click.ClickException):
+            err.show()
+            sys.exit(err.exit_code)
+        raise
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Settings: defaults, overridden by `hopgraph.toml` (or $HOPGRAPH_CONFIG), then by HOPGRAPH_* env vars."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from hopgraph.errors import InputError
+
+
+@dataclass(frozen=True)
+class Settings:
+    store: str = "hopgraph.db"
+    # Chunking: windows of `chunk_tokens` tokens that overlap by `chunk_overlap`.
+    chunk_tokens: int = 600
+    chunk_overlap: int = 100
+    # Embedder: "minilm" (bundled ONNX model) or "openai" (any /v1/embeddings endpoint).
+    embedder: str = "minilm"
+    embed_url: str = "http://127.0.0.1:11434/v1"
+    embed_model: str = "nomic-embed-text"
+    embed_api_key: str = ""
+    # Retrieval budget and fusion.
+    top: int = 5
+    seeds: int = 3
+    rrf_k: int = 60
+    # Name filter: names shorter than this, or mentioned by more than this share of documents,
+    # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
+    min_name_chars: int = 3
+    max_name_doc_share: float = 0.01
+
+
+def _coerce(value: str, like: Any, key: str) -> Any:
+    try:
+        return type(like)(value)
+    except ValueError:
+        raise InputError(f"setting {key}={value!r} is not a valid {type(like).__name__}") from None
+
+
+def load_settings(config_path: str | None = None, **overrides: Any) -> Settings:
+    """Defaults ← toml file ← HOPGRAPH_<NAME> environment ← explicit overrides (None is ignored)."""
+    settings = Settings()
+    known = {f.name: getattr(settings, f.name) for f in fields(Settings)}
+    path = Path(config_path or os.environ.get("HOPGRAPH_CONFIG", "hopgraph.toml"))
+    values: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as err:
+            raise InputError(f"config file {path} is not valid TOML: {err}") from None
+    for key, default in known.items():
+        env = os.environ.get(f"HOPGRAPH_{key.upper()}")
+        if env is not None:
+            values[key] = _coerce(env, default, key)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise InputError(f"unknown setting(s): {', '.join(unknown)}")
+    return replace(settings, **values)

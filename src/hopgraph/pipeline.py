@@ -1,0 +1,143 @@
+"""Indexing as a named sequence of steps: read → plan → embed → write (names + links inside).
+
+Embeddings are committed as they are computed (a cache keyed by text hash), so an interrupted run
+resumes where it stopped; the visible index changes in one transaction at the end, so a crash or
+Ctrl-C leaves the previous index intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from hopgraph.config import Settings
+from hopgraph.embed import Embedder
+from hopgraph.ingest.chunking import chunk_document
+from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.links import build_name_graph
+from hopgraph.model import Document
+from hopgraph.names import GazetteerEntry
+from hopgraph.progress import bar_over, counter
+from hopgraph.store import DocumentChange, Store
+from hopgraph.store.sqlite import now
+
+EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
+GRAPH_VERSION = 2  # bump when names/links are built differently, so stores rebuild their graph
+
+
+@dataclass
+class IndexReport:
+    documents: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    withdrawn: int = 0
+    chunks_written: int = 0
+    embedded: int = 0
+    names: int = 0
+    names_filtered: int = 0
+    links: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.withdrawn)
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> list[Document]:
+    """Step 1: every document in the given files and folders."""
+    files = expand_paths(paths)
+    docs: list[Document] = []
+    for path in bar_over(files, "reading", quiet):
+        docs.extend(read_documents(path))
+    return docs
+
+
+def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
+                replace_sources: bool = True) -> tuple[DocumentChange, IndexReport]:
+    """Step 2: which documents are new or changed (chunked here) and which are withdrawn."""
+    report = IndexReport(documents=len(docs))
+    change = DocumentChange()
+    active = store.active_documents()
+    chunking = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
+    for doc in docs:
+        content_hash = sha(f"{chunking}\n{doc.text}")
+        known = active.get((doc.source, doc.title))
+        if known and known.content_hash == content_hash:
+            report.unchanged += 1
+            continue
+        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
+        change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
+        report.added += known is None
+        report.updated += known is not None
+    if replace_sources:  # a document gone from a file that was re-read is withdrawn
+        present = {(d.source, d.title) for d in docs}
+        sources = {d.source for d in docs}
+        change.withdrawn = [stored.id for key, stored in active.items()
+                            if key[0] in sources and key not in present]
+        report.withdrawn = len(change.withdrawn)
+    return change, report
+
+
+def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True) -> int:
+    """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches."""
+    texts = {h: c.text for _, _, chunks in change.upserts for c, h in chunks}
+    cached = store.cached_vectors(list(texts), embedder.name)
+    todo = [(h, t) for h, t in texts.items() if h not in cached]
+    update, close = counter("embedding", quiet)
+    try:
+        for start in range(0, len(todo), EMBED_COMMIT_EVERY):
+            batch = todo[start : start + EMBED_COMMIT_EVERY]
+            vectors = embedder.embed([t for _, t in batch])
+            store.save_vectors({h: v for (h, _), v in zip(batch, vectors, strict=True)}, embedder.name)
+            update(start + len(batch), len(todo))
+    finally:
+        close()
+    return len(todo)
+
+
+def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> str:
+    return sha(json.dumps([GRAPH_VERSION, settings.min_name_chars, settings.max_name_doc_share,
+                           [asdict(e) for e in gazetteer]]))
+
+
+def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
+                    gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
+                    replace_sources: bool = True) -> IndexReport:
+    """Steps 2–4 for documents already read. Unchanged content with unchanged settings writes nothing."""
+    started = time.perf_counter()
+    change, report = plan_change(store, docs, settings, replace_sources)
+    signature = graph_signature(settings, gazetteer)
+    if change.empty and store.meta().get("graph_signature") == signature:
+        report.seconds = {"total": time.perf_counter() - started}
+        return report
+    planned = time.perf_counter()
+    report.embedded = embed_missing(store, embedder, change, quiet)
+    embedded = time.perf_counter()
+    graph_seconds = 0.0
+
+    def build(table):  # type: ignore[no-untyped-def]
+        nonlocal graph_seconds
+        t = time.perf_counter()
+        graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share)
+        graph_seconds = time.perf_counter() - t
+        return graph
+
+    stats = asdict(report)
+    graph = store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
+                        ("index", now(), json.dumps(stats)))
+    report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
+    report.names = len(graph.names)
+    report.names_filtered = sum(1 for n in graph.names if n.filtered)
+    report.links = len(graph.links)
+    report.seconds = {"plan": planned - started, "embed": embedded - planned,
+                      "names_links": graph_seconds, "total": time.perf_counter() - started}
+    return report

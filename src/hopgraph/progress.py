@@ -1,0 +1,26 @@
+"""Progress bars (tqdm, on stderr) that `--quiet` silences."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+from tqdm import tqdm
+
+T = TypeVar("T")
+
+
+def bar_over(items: Iterable[T], label: str, quiet: bool, total: int | None = None) -> Iterator[T]:
+    yield from tqdm(items, desc=label, total=total, disable=quiet, leave=False, unit="file")
+
+
+def counter(label: str, quiet: bool) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """A (done, total) callback that drives one bar, and a function that closes it."""
+    bar = tqdm(desc=label, disable=quiet, leave=False)
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return update, bar.close

@@ -1,0 +1,69 @@
+"""The in-memory view of a store that queries run against.
+
+Vectors are one float32 matrix (exact search is a matrix-vector product), BM25 is rebuilt from the
+chunk texts, and the name-link graph is a scipy CSR matrix of chunk rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from hopgraph.embed import Embedder
+from hopgraph.keyword import KeywordIndex
+from hopgraph.names import MentionFinder
+from hopgraph.store import ChunkTable, Store
+
+
+@dataclass
+class SearchIndex:
+    table: ChunkTable
+    vectors: np.ndarray  # (n_chunks, dim), L2-normalised
+    keyword: KeywordIndex
+    links: sparse.csr_matrix  # (source row, target row) → id of the name that made the link (≥ 1)
+    name_surfaces: dict[int, str]  # name id → surface
+    question_names: MentionFinder  # finds document names in a question
+    rows_named: dict[str, list[int]]  # case-folded surface → chunk rows of the documents it names
+    embedder: Embedder
+    load_seconds: dict[str, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def title_of_row(self, row: int) -> str:
+        return self.table.titles[int(self.table.doc_ids[row])]
+
+
+def load_search_index(store: Store, embedder: Embedder) -> SearchIndex:
+    started = time.perf_counter()
+    table = store.chunk_table()
+    vectors = store.vector_matrix(table.text_hashes, embedder.name)
+    loaded = time.perf_counter()
+    keyword = KeywordIndex(table.texts)
+    keyword_built = time.perf_counter()
+    names, links = store.graph()
+    row_of = table.row_of()
+    n = len(table)
+    link_rows = np.asarray([(row_of[s], row_of[t], name_id) for s, t, name_id in links
+                            if s in row_of and t in row_of], dtype=np.int64).reshape(-1, 3)
+    link_matrix = sparse.csr_matrix((link_rows[:, 2], (link_rows[:, 0], link_rows[:, 1])), shape=(n, n))
+    rows_of_doc: dict[int, list[int]] = defaultdict(list)
+    for row, doc in enumerate(table.doc_ids.tolist()):
+        rows_of_doc[doc].append(row)
+    rows_named: dict[str, list[int]] = defaultdict(list)  # case-folded surface → rows
+    for _, surface, doc_id, filtered in names:
+        # In a question every name counts but noise-words: a hub like "United States" is still a
+        # fine thing to look up when the question says it; it is only a poor *link* anchor.
+        if doc_id is not None and filtered not in ("short", "numeric"):
+            rows = rows_named[surface.casefold()]
+            rows.extend(r for r in rows_of_doc.get(doc_id, []) if r not in rows)
+    return SearchIndex(
+        table=table, vectors=vectors, keyword=keyword, links=link_matrix,
+        name_surfaces={name_id: surface for name_id, surface, _, _ in names},
+        question_names=MentionFinder(rows_named, casefold=True), rows_named=dict(rows_named), embedder=embedder,
+        load_seconds={"vectors": loaded - started, "bm25": keyword_built - loaded,
+                      "graph": time.perf_counter() - keyword_built})

@@ -1,0 +1,148 @@
+"""The embedded store: one SQLite file in WAL mode; every index run is a single transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from hopgraph.errors import HopgraphError
+from hopgraph.store.base import ChunkTable, DocumentChange, GraphBuilder, GraphRows, StoredDocument
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SQLiteStore:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            schema = resources.files("hopgraph.store").joinpath("schema.sql").read_text(encoding="utf-8")
+            self._db.executescript(schema)
+        except sqlite3.DatabaseError as err:
+            raise HopgraphError(f"{path}: not a hopgraph store ({err})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
+        rows = self._db.execute(
+            "SELECT id, source, title, content_hash FROM documents WHERE withdrawn_at IS NULL")
+        return {(r[1], r[2]): StoredDocument(*r) for r in rows}
+
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        hashes = list(dict.fromkeys(text_hashes))
+        for start in range(0, len(hashes), 500):
+            part = hashes[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for text_hash, blob in self._db.execute(
+                f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                [model, *part],
+            ):
+                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors (text_hash, model, vector) VALUES (?, ?, ?)",
+                [(h, model, v.astype(np.float32).tobytes()) for h, v in vectors.items()])
+
+    def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
+              run: tuple[str, str, str]) -> GraphRows:
+        with self._transaction():
+            self._apply_documents(change)
+            graph = build_graph(self.chunk_table())
+            self._replace_graph(graph)
+            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
+                             (run[0], run[1], now(), run[2]))
+        return graph
+
+    def _apply_documents(self, change: DocumentChange) -> None:
+        stamp = now()
+        for doc_id in change.withdrawn:
+            self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ?", (stamp, doc_id))
+        for doc, content_hash, chunks in change.upserts:
+            row = self._db.execute("SELECT id FROM documents WHERE source = ? AND title = ?",
+                                   (doc.source, doc.title)).fetchone()
+            if row:
+                doc_id = row[0]
+                self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                self._db.execute("UPDATE documents SET content_hash = ?, added_at = ?, withdrawn_at = NULL "
+                                 "WHERE id = ?", (content_hash, stamp, doc_id))
+            else:
+                doc_id = self._db.execute(
+                    "INSERT INTO documents (source, title, content_hash, added_at) VALUES (?, ?, ?, ?)",
+                    (doc.source, doc.title, content_hash, stamp)).lastrowid
+            self._db.executemany(
+                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash) VALUES (?, ?, ?, ?, ?)",
+                [(doc_id, c.ord, c.text, c.n_tokens, text_hash) for c, text_hash in chunks])
+
+    def _replace_graph(self, graph: GraphRows) -> None:
+        for table in ("links", "mentions", "names"):
+            self._db.execute(f"DELETE FROM {table}")
+        self._db.executemany(
+            "INSERT INTO names (id, surface, kind, doc_id, filtered) VALUES (?, ?, ?, ?, ?)",
+            [(i + 1, n.surface, n.kind, n.doc_id, n.filtered) for i, n in enumerate(graph.names)])
+        self._db.executemany("INSERT INTO mentions (chunk_id, name_id) VALUES (?, ?)",
+                             [(c, n + 1) for c, n in graph.mentions])
+        self._db.executemany("INSERT INTO links (source_chunk, target_chunk, name_id) VALUES (?, ?, ?)",
+                             [(s, t, n + 1) for s, t, n in graph.links])
+
+    def chunk_table(self) -> ChunkTable:
+        rows = self._db.execute(
+            "SELECT c.id, c.doc_id, c.text, c.text_hash FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            "WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
+        titles = dict(self._db.execute("SELECT id, title FROM documents WHERE withdrawn_at IS NULL"))
+        return ChunkTable(
+            ids=np.asarray([r[0] for r in rows], dtype=np.int64),
+            doc_ids=np.asarray([r[1] for r in rows], dtype=np.int64),
+            texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows], titles=titles)
+
+    def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
+        found = self.cached_vectors(text_hashes, model)
+        missing = [h for h in text_hashes if h not in found]
+        if missing:
+            raise HopgraphError(f"{self.path}: {len(missing)} chunk(s) have no {model} vector; "
+                                f"re-run `hopgraph index` with this embedder")
+        if not text_hashes:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([found[h] for h in text_hashes])
+
+    def graph(self) -> tuple[list[tuple[int, str, int | None, str]], list[tuple[int, int, int]]]:
+        names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
+        links = self._db.execute("SELECT source_chunk, target_chunk, name_id FROM links").fetchall()
+        return names, links
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM meta"))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception (KeyboardInterrupt included)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, tb: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

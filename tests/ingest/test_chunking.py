@@ -1,0 +1,98 @@
+"""Token-window chunking: window size, exact overlap, full coverage, cut from the original text."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+from hopgraph.errors import InputError
+from hopgraph.ingest.chunking import chunk_document, count_tokens, wordpiece
+from hopgraph.model import Chunk, Document
+
+
+def _long_text(n_words: int = 400) -> str:
+    """Distinct made-up words (split into several WordPiece pieces), with accents, capitals and punctuation.
+
+    No word repeats, so every window's text occurs in the document exactly once.
+    """
+    syllables = ["ba", "kè", "ri", "mo", "tu", "sa", "né", "lo", "vi", "zu"]
+    words = []
+    for i in range(n_words):
+        word = "".join(syllables[int(d)] for d in f"{i:03d}")
+        word = word.capitalize() if i % 7 == 0 else word
+        words.append(word + ("." if i % 11 == 10 else "," if i % 5 == 4 else ""))
+    return " ".join(words)
+
+
+LONG_TEXT = _long_text()
+
+
+def token_spans(text: str, chunks: list[Chunk]) -> list[range]:
+    """For each chunk, the range of token indices (in the whole text) that its text covers."""
+    offsets = wordpiece().encode(text, add_special_tokens=False).offsets
+    spans, search_from = [], 0
+    for chunk in chunks:
+        start = text.find(chunk.text, search_from)
+        assert start >= 0, f"chunk {chunk.ord} is not a substring of the document"
+        end = start + len(chunk.text)
+        inside = [i for i, (a, b) in enumerate(offsets) if a >= start and b <= end]
+        assert inside == list(range(inside[0], inside[-1] + 1))
+        spans.append(range(inside[0], inside[-1] + 1))
+        search_from = start + 1
+    return spans
+
+
+def test_short_text_is_one_chunk_holding_all_of_it() -> None:
+    text = "  Adriana Trigiani is an Italian American author.\n"
+    chunks = chunk_document(Document("Adriana Trigiani", text, "s"), "key", size=50, overlap=10)
+    assert len(chunks) == 1
+    assert chunks[0].text == text
+    assert (chunks[0].doc_key, chunks[0].ord) == ("key", 0)
+    assert chunks[0].n_tokens == count_tokens(text)
+
+
+def test_text_of_exactly_one_window_stays_one_chunk() -> None:
+    text = " ".join(["word"] * 30)
+    assert count_tokens(text) == 30
+    assert len(chunk_document(Document("t", text, "s"), "t", size=30, overlap=5)) == 1
+
+
+@pytest.mark.parametrize("size, overlap", [(40, 7), (25, 0), (10, 9), (64, 32)])
+def test_long_text_windows_fit_overlap_exactly_and_cover_the_text(size: int, overlap: int) -> None:
+    n_tokens = count_tokens(LONG_TEXT)
+    assert n_tokens > 3 * size  # several windows
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=size, overlap=overlap)
+    spans = token_spans(LONG_TEXT, chunks)
+
+    assert len(chunks) > 1
+    assert [c.ord for c in chunks] == list(range(len(chunks)))
+    for chunk, span in zip(chunks, spans, strict=True):
+        assert len(span) <= size
+        assert chunk.n_tokens == len(span)
+    for before, after in pairwise(spans):
+        assert len(set(before) & set(after)) == overlap
+        assert after.start > before.start
+    assert spans[0].start == 0 and spans[-1].stop == n_tokens
+    assert set().union(*spans) == set(range(n_tokens))
+    assert LONG_TEXT.startswith(chunks[0].text)
+    assert LONG_TEXT.endswith(chunks[-1].text)
+
+
+def test_every_window_but_the_last_is_full() -> None:
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=40, overlap=7)
+    assert all(c.n_tokens == 40 for c in chunks[:-1])
+
+
+def test_chunk_text_is_cut_from_the_original_not_detokenised() -> None:
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=33, overlap=5)
+    for chunk in chunks:
+        assert chunk.text in LONG_TEXT
+    assert any("è" in c.text for c in chunks)  # accents kept (the tokenizer strips them)
+    assert any("B" in c.text for c in chunks)  # case kept (the tokenizer lower-cases)
+
+
+@pytest.mark.parametrize("size, overlap", [(0, 0), (-5, 0), (10, 10), (10, 11), (10, -1)])
+def test_bad_size_or_overlap_is_an_input_error(size: int, overlap: int) -> None:
+    with pytest.raises(InputError):
+        chunk_document(Document("t", "some text", "s"), "t", size=size, overlap=overlap)
