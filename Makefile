@@ -27,7 +27,8 @@ bench: $(STAMP)
 
 # Re-pin every transitive dependency after changing pyproject.toml.
 lock: $(STAMP)
-	( echo "# Every package CI installs, pinned (regenerate with `make lock`)."; $(BIN)/python -m pip freeze --exclude-editable | grep -v "^-e" ) > requirements.lock
+	( echo '# Every package CI installs, pinned (regenerate with `make lock`).'; \
+	  $(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' ) > requirements.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -110,8 +110,6 @@ def test_invalid_toml_is_an_input_error_naming_the_file(tmp_path: Path) -> None:
     assert str(path) in str(caught.value)
 
 
-@pytest.mark.xfail(reason="config.py load_settings — toml values are not type-checked (only env values are coerced), "
-                          "so top = \"five\" in hopgraph.toml is accepted as a str", strict=True)
 def test_toml_value_of_the_wrong_type_is_an_input_error(tmp_path: Path) -> None:
     path = write_toml(tmp_path, 'top = "five"\n')
     with pytest.raises(InputError, match="top"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import hopgraph.engine
-from conftest import TINY_CORPUS, BagOfWordsEmbedder
+from conftest import TINY_CORPUS
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
@@ -45,9 +45,8 @@ def no_work(monkeypatch):
     ("q" * (MAX_QUESTION_CHARS + 1), "hybrid", "limit"),
 ])
 def test_ask_rejects_bad_input_before_loading_anything(tmp_path, no_work, question, method, problem):
-    with HopGraph(str(tmp_path / "empty.db"), Settings()) as hg:
-        with pytest.raises(InputError, match=problem):
-            hg.ask(question, method=method)
+    with HopGraph(str(tmp_path / "empty.db"), Settings()) as hg, pytest.raises(InputError, match=problem):
+        hg.ask(question, method=method)
 
 
 def test_ask_rejects_an_unknown_method_on_an_indexed_store_too(tiny_graph):

@@ -77,9 +77,6 @@ def test_empty_index_gives_zero_length_scores() -> None:
     assert keyword.terms("director") == []
 
 
-@pytest.mark.xfail(reason="keyword.py KeywordIndex.__init__ — bm25s.BM25.index raises ValueError (max() of an "
-                          "empty vocabulary) when every text is only stopwords, e.g. a one-chunk store "
-                          "holding 'To be or not to be'", strict=True)
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # bm25s divides by an average length of 0
 def test_index_of_stopword_only_texts_scores_all_zero() -> None:
     keyword = KeywordIndex(["To be or not to be", "As it is, and as it was"])

@@ -142,9 +142,6 @@ def test_missing_gazetteer_file_is_an_input_error(tmp_path: Path) -> None:
         read_gazetteer(tmp_path / "nope.csv")
 
 
-@pytest.mark.xfail(reason="names.py read_gazetteer — the gazetteer is opened as 'utf-8', not 'utf-8-sig' "
-                          "like the readers, so a CSV saved with a byte-order mark (Excel) has a "
-                          "'\\ufeffname' column and is rejected as having no name column", strict=True)
 def test_gazetteer_with_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "excel.csv"
     path.write_bytes("\ufeffname,aliases\nStone Age,Stone\n".encode())
@@ -191,8 +188,6 @@ def test_gazetteer_entry_naming_no_document_has_no_doc_id() -> None:
     assert [(n.surface, n.doc_id) for n in gazetteer_names] == [("Donna Gigliotti", None), ("Gigliotti", None)]
 
 
-@pytest.mark.xfail(reason="names.py names_for_documents — `by_name.get(entry.id) or by_name.get(entry.name)` "
-                          "treats document id 0 as missing (latent: SQLite ids start at 1)", strict=True)
 def test_gazetteer_entry_attaches_to_document_id_zero() -> None:
     entry = GazetteerEntry("The Stone Age", ("Stone",), "period", "Stone Age")  # attached through its id
     gazetteer_names = [n for n in names_for_documents({0: "Stone Age"}, [entry]) if n.kind == "gazetteer"]

@@ -32,11 +32,17 @@ class Settings:
     max_name_doc_share: float = 0.01
 
 
-def _coerce(value: str, like: Any, key: str) -> Any:
-    try:
-        return type(like)(value)
-    except ValueError:
-        raise InputError(f"setting {key}={value!r} is not a valid {type(like).__name__}") from None
+def _coerce(value: Any, like: Any, key: str) -> Any:
+    """`value` as the type of the default `like` (env strings are parsed; toml values must match)."""
+    kind = type(like)
+    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+        return value
+    if isinstance(value, str) or (kind is float and isinstance(value, int)):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    raise InputError(f"setting {key}={value!r} is not a valid {kind.__name__}")
 
 
 def load_settings(config_path: str | None = None, **overrides: Any) -> Settings:
@@ -58,4 +64,4 @@ def load_settings(config_path: str | None = None, **overrides: Any) -> Settings:
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise InputError(f"unknown setting(s): {', '.join(unknown)}")
-    return replace(settings, **values)
+    return replace(settings, **{key: _coerce(value, known[key], key) for key, value in values.items()})

@@ -28,15 +28,16 @@ class KeywordIndex:
         self.n = len(texts)
         self._stemmer = Stemmer.Stemmer("english")
         self._retriever = bm25s.BM25()
-        if self.n:
-            tokens = bm25s.tokenize(list(texts), stopwords="en", stemmer=self._stemmer, show_progress=False)
+        self._vocab: dict[str, int] = {}
+        tokens = bm25s.tokenize(list(texts), stopwords="en", stemmer=self._stemmer, show_progress=False)
+        if tokens.vocab:  # bm25s cannot index a corpus with no terms at all (empty or only stopwords)
             self._retriever.index(tokens, show_progress=False)
+            self._vocab = self._retriever.vocab_dict
 
     def terms(self, query: str) -> list[str]:
         """The query's index terms (stemmed, stopwords and unknown words dropped)."""
         words = [w for w in _TOKEN.findall(query.lower()) if w not in _STOPWORDS]
-        vocab = self._retriever.vocab_dict if self.n else {}
-        return [t for t in self._stemmer.stemWords(words) if t in vocab]
+        return [t for t in self._stemmer.stemWords(words) if t in self._vocab]
 
     def scores(self, query: str) -> np.ndarray:
         """A BM25 score for every text (0 where no query term occurs)."""

@@ -49,7 +49,7 @@ def strip_disambiguation(title: str) -> str:
 def read_gazetteer(path: Path) -> list[GazetteerEntry]:
     """CSV with header `name,aliases,type,id`; aliases separated by `|` or `;`."""
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
             rows = list(csv.DictReader(handle))
     except (OSError, UnicodeDecodeError, csv.Error) as err:
         raise InputError(f"{path}: cannot read gazetteer: {err}") from None
@@ -81,7 +81,7 @@ def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEnt
         by_name.setdefault(title, doc_id)
         by_name.setdefault(strip_disambiguation(title), doc_id)
     for entry in gazetteer:
-        doc_id = by_name.get(entry.id) or by_name.get(entry.name)
+        doc_id = by_name.get(entry.id, by_name.get(entry.name))
         names.extend(Name(surface, doc_id, "gazetteer") for surface in (entry.name, *entry.aliases))
     return names
 

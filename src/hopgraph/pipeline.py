@@ -22,7 +22,7 @@ from hopgraph.links import build_name_graph
 from hopgraph.model import Document
 from hopgraph.names import GazetteerEntry
 from hopgraph.progress import bar_over, counter
-from hopgraph.store import DocumentChange, Store
+from hopgraph.store import DocumentChange, RunRecord, Store
 from hopgraph.store.sqlite import now
 
 EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
@@ -87,9 +87,15 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
     return change, report
 
 
-def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True) -> int:
-    """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches."""
+def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
+                  include_stored: bool = False) -> int:
+    """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches.
+
+    `include_stored` also covers chunks already in the store (after switching embedders)."""
     texts = {h: c.text for _, _, chunks in change.upserts for c, h in chunks}
+    if include_stored:
+        table = store.chunk_table()
+        texts.update(zip(table.text_hashes, table.texts, strict=True))
     cached = store.cached_vectors(list(texts), embedder.name)
     todo = [(h, t) for h, t in texts.items() if h not in cached]
     update, close = counter("embedding", quiet)
@@ -116,11 +122,13 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     started = time.perf_counter()
     change, report = plan_change(store, docs, settings, replace_sources)
     signature = graph_signature(settings, gazetteer)
-    if change.empty and store.meta().get("graph_signature") == signature:
+    meta = store.meta()
+    new_embedder = meta.get("embedder") not in (None, embedder.name)
+    if change.empty and meta.get("graph_signature") == signature and not new_embedder:
         report.seconds = {"total": time.perf_counter() - started}
         return report
     planned = time.perf_counter()
-    report.embedded = embed_missing(store, embedder, change, quiet)
+    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
     embedded = time.perf_counter()
     graph_seconds = 0.0
 
@@ -129,15 +137,14 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
         t = time.perf_counter()
         graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share)
         graph_seconds = time.perf_counter() - t
+        report.names = len(graph.names)
+        report.names_filtered = sum(1 for n in graph.names if n.filtered)
+        report.links = len(graph.links)
         return graph
 
-    stats = asdict(report)
-    graph = store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
-                        ("index", now(), json.dumps(stats)))
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
-    report.names = len(graph.names)
-    report.names_filtered = sum(1 for n in graph.names if n.filtered)
-    report.links = len(graph.links)
+    store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
+                RunRecord("index", now(), lambda: json.dumps(asdict(report))))
     report.seconds = {"plan": planned - started, "embed": embedded - planned,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
     return report

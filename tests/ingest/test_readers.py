@@ -58,8 +58,6 @@ def test_utf8_byte_order_mark_does_not_reach_the_title(tmp_path: Path) -> None:
     assert doc.title == "Café Society"
 
 
-@pytest.mark.xfail(reason="readers.py _text_title — a '# ' line with nothing after it is taken as the title, "
-                          "so the document's title is '' instead of the file stem", strict=True)
 def test_empty_hash_heading_falls_back_to_the_file_stem(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "untitled.txt", "# \nSome body text.\n"))
     assert doc.title == "untitled"
@@ -144,9 +142,6 @@ def test_files_named_directly_are_kept_alongside_folder_contents(tmp_path: Path)
     assert expand_paths([single, tmp_path / "folder"]) == [single, folder_file]
 
 
-@pytest.mark.xfail(reason="readers.py expand_paths — rglob('*') also yields folders, so a folder named like "
-                          "'notes.txt' is returned as a file (reading it then fails with IsADirectoryError)",
-                   strict=True)
 def test_folder_with_a_supported_suffix_is_not_taken_for_a_file(tmp_path: Path) -> None:
     root = tmp_path / "corpus"
     inner = write(root / "archive.txt" / "inner.md", "text")
@@ -198,8 +193,6 @@ def test_malformed_json_error_names_the_line(tmp_path: Path) -> None:
         read_documents(path)
 
 
-@pytest.mark.xfail(reason="readers.py _load_json — each .jsonl line is parsed on its own, so err.lineno is always 1 "
-                          "and the message points at line 1 whichever line is malformed", strict=True)
 def test_malformed_jsonl_error_names_the_line(tmp_path: Path) -> None:
     lines = [json.dumps({"title": "A", "text": "ok"}), json.dumps({"title": "B", "text": "ok"}), '{"title": oops}']
     path = write(tmp_path / "broken.jsonl", "\n".join(lines))

@@ -12,7 +12,7 @@ import pytest
 from hopgraph.errors import HopgraphError
 from hopgraph.links import build_name_graph
 from hopgraph.model import Chunk, Document
-from hopgraph.store import ChunkTable, DocumentChange, GraphRows, SQLiteStore, open_store
+from hopgraph.store import ChunkTable, DocumentChange, GraphRows, RunRecord, SQLiteStore, open_store
 from hopgraph.store.base import GraphBuilder
 
 MODEL = "test-model"
@@ -33,7 +33,8 @@ def no_graph(_: ChunkTable) -> GraphRows:
 
 
 def apply(store: SQLiteStore, change: DocumentChange, build: GraphBuilder = build_name_graph) -> GraphRows:
-    return store.apply(change, build, {"graph_signature": "sig"}, ("index", "2026-01-01T00:00:00", "{}"))
+    run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
+    return store.apply(change, build, {"graph_signature": "sig"}, run)
 
 
 def table_state(table: ChunkTable) -> tuple:

@@ -26,7 +26,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         if not path.exists():
             raise InputError(f"no such file or folder: {path}")
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in SUPPORTED))
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED))
         elif path.suffix.lower() not in SUPPORTED:
             raise InputError(f"{path}: unsupported file type {path.suffix or '(none)'}; "
                              f"use one of {', '.join(sorted(SUPPORTED))}")
@@ -61,7 +61,7 @@ def read_documents(path: Path) -> list[Document]:
 
 def _text_title(text: str, path: Path) -> str:
     for line in text.splitlines()[:5]:
-        if line.startswith("# "):
+        if line.startswith("# ") and line[2:].strip():
             return line[2:].strip()
     return path.stem
 
@@ -79,15 +79,20 @@ def _html_document(html: str, path: Path) -> Document:
 
 
 def _load_json(path: Path, text: str, lines: bool) -> list[Any]:
-    try:
-        if lines:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: malformed JSON at line {err.lineno} column {err.colno}: {err.msg}") from None
+    if lines:
+        return [_parse_json(path, line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    data = _parse_json(path, text, 1)
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a JSON list of records, got {type(data).__name__}")
     return data
+
+
+def _parse_json(path: Path, text: str, first_line: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        line = first_line + err.lineno - 1
+        raise InputError(f"{path}: malformed JSON at line {line} column {err.colno}: {err.msg}") from None
 
 
 def _json_documents(records: list[Any], path: Path) -> Iterator[Document]:

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import sparse
 
 from hopgraph.embed import Embedder
+from hopgraph.errors import HopgraphError
 from hopgraph.keyword import KeywordIndex
 from hopgraph.names import MentionFinder
 from hopgraph.store import ChunkTable, Store
@@ -41,6 +42,9 @@ class SearchIndex:
 def load_search_index(store: Store, embedder: Embedder) -> SearchIndex:
     started = time.perf_counter()
     table = store.chunk_table()
+    if not len(table):
+        raise HopgraphError(f"{getattr(store, 'path', 'the store')} holds no documents yet: "
+                            f"run `hopgraph index PATH...` first")
     vectors = store.vector_matrix(table.text_hashes, embedder.name)
     loaded = time.perf_counter()
     keyword = KeywordIndex(table.texts)

@@ -56,7 +56,11 @@ def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = fr
     want = min(n, k + len(exclude))
     if want <= 0:
         return np.zeros(0, dtype=np.int64)
-    part = np.argpartition(-scores, want - 1)[:want] if want < n else np.arange(n)
+    if want < n:  # every row scoring at least the want-th best, so ties at the cut are all present
+        cut = scores[np.argpartition(-scores, want - 1)[want - 1]]
+        part = np.flatnonzero(scores >= cut)
+    else:
+        part = np.arange(n)
     ordered = part[np.lexsort((part, -scores[part]))]  # by score, ties by row for determinism
     if exclude:
         ordered = ordered[~np.isin(ordered, list(exclude))]

@@ -1,6 +1,6 @@
 """Storage behind one small interface; `open_store` picks the implementation from the path."""
 
-from hopgraph.store.base import ChunkTable, DocumentChange, GraphRows, Store, StoredDocument
+from hopgraph.store.base import ChunkTable, DocumentChange, GraphRows, RunRecord, Store, StoredDocument
 from hopgraph.store.sqlite import SQLiteStore
 
 
@@ -9,4 +9,6 @@ def open_store(path: str) -> Store:
     return SQLiteStore(path)
 
 
-__all__ = ["ChunkTable", "DocumentChange", "GraphRows", "SQLiteStore", "Store", "StoredDocument", "open_store"]
+__all__ = [
+    "ChunkTable", "DocumentChange", "GraphRows", "RunRecord", "SQLiteStore", "Store", "StoredDocument", "open_store",
+]

@@ -65,6 +65,15 @@ class GraphRows:
 GraphBuilder = Callable[[ChunkTable], GraphRows]
 
 
+@dataclass(frozen=True)
+class RunRecord:
+    """One line of the `runs` log; `stats` is called after the graph is built, inside the transaction."""
+
+    command: str
+    started_at: str
+    stats: Callable[[], str]
+
+
 class Store(Protocol):
     def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
         """Documents not withdrawn, keyed by (source, title)."""
@@ -77,7 +86,7 @@ class Store(Protocol):
         ...
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
-              run: tuple[str, str, str]) -> GraphRows:
+              run: RunRecord) -> GraphRows:
         """One transaction: apply the change, rebuild the graph over the result, write meta and run."""
         ...
 

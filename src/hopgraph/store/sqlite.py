@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from hopgraph.errors import HopgraphError
-from hopgraph.store.base import ChunkTable, DocumentChange, GraphBuilder, GraphRows, StoredDocument
+from hopgraph.store.base import ChunkTable, DocumentChange, GraphBuilder, GraphRows, RunRecord, StoredDocument
 
 
 def now() -> str:
@@ -61,14 +61,14 @@ class SQLiteStore:
                 [(h, model, v.astype(np.float32).tobytes()) for h, v in vectors.items()])
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
-              run: tuple[str, str, str]) -> GraphRows:
+              run: RunRecord) -> GraphRows:
         with self._transaction():
             self._apply_documents(change)
             graph = build_graph(self.chunk_table())
             self._replace_graph(graph)
             self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
             self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
-                             (run[0], run[1], now(), run[2]))
+                             (run.command, run.started_at, now(), run.stats()))
         return graph
 
     def _apply_documents(self, change: DocumentChange) -> None:
