@@ -192,7 +192,7 @@ def evaluate(index: KeywordIndex, data: Dataset, k: int) -> dict[str, Any]:
 
     found: dict[str, list[bool]] = defaultdict(list)
     recalls = []
-    for hits, gold, qtype in zip(results, data.gold, data.types):
+    for hits, gold, qtype in zip(results, data.gold, data.types, strict=False):
         top = {data.titles[i] for i in hits}
         recalls.append(len(gold & top) / len(gold))
         found[qtype].append(gold <= top)
@@ -218,7 +218,7 @@ def evaluate(index: KeywordIndex, data: Dataset, k: int) -> dict[str, Any]:
 
 
 def _line(cells: list[str], widths: list[int]) -> str:
-    pairs = enumerate(zip(cells, widths))
+    pairs = enumerate(zip(cells, widths, strict=False))
     return "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in pairs)
 
 

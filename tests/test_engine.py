@@ -49,24 +49,26 @@ def test_ask_rejects_bad_input_before_loading_anything(tmp_path, no_work, questi
         hg.ask(question, method=method)
 
 
-def test_ask_rejects_an_unknown_method_on_an_indexed_store_too(tiny_graph):
-    embedded_before = tiny_graph.embedder.texts_embedded
+def test_ask_rejects_an_unknown_method_on_an_indexed_store_before_embedding_the_question(tiny_graph, monkeypatch):
+    def refuse(text):
+        raise AssertionError("the question was embedded")
+
+    monkeypatch.setattr(tiny_graph.embedder, "embed_query", refuse)
     with pytest.raises(InputError, match="unknown method"):
         tiny_graph.ask(QUESTION, method="hybrid+bar")
-    assert tiny_graph.embedder.texts_embedded == embedded_before
 
 
-@pytest.mark.xfail(reason="ask() on a store with no documents crashes with a numpy ValueError (matmul of a (0, 0) "
-                          "vector matrix with the question vector in stages.vector_scores; store/sqlite.py "
-                          "vector_matrix returns shape (0, 0)) instead of returning no hits or a HopgraphError",
-                   strict=True)
-def test_ask_on_an_empty_store_gives_no_hits_or_a_clear_error(tmp_path, embedder):
-    with HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=embedder) as hg:
-        try:
-            retrieval = hg.ask(QUESTION, method="hybrid")
-        except HopgraphError:
-            return
-        assert retrieval.hits == []
+def test_ask_on_an_empty_store_is_an_error_that_says_to_index_first(tmp_path, embedder):
+    with (HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=embedder) as hg,
+          pytest.raises(HopgraphError, match="no documents") as caught):
+        hg.ask(QUESTION, method="hybrid")
+    assert "empty.db" in str(caught.value) and "hopgraph index" in str(caught.value)
+
+
+@pytest.mark.parametrize("budget", [{"top": 0}, {"top": -1}, {"seeds": -1}])
+def test_ask_rejects_an_impossible_budget_with_an_input_error(tiny_graph, budget):
+    with pytest.raises(InputError):
+        tiny_graph.ask(QUESTION, method="hybrid", **budget)
 
 
 def test_index_reads_text_and_json_files(tmp_path, embedder):

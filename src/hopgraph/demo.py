@@ -25,7 +25,7 @@ def answer_in(hg: HopGraph, question: Question, method: str) -> bool:
 
 
 def find_rescue(hg: HopGraph, questions: list[Question]) -> Question | None:
-    """The first bridge question whose answer the graph brings into the top 5 and plain search misses."""
+    """The first bridge question whose answer the graph brings into the top k and plain search misses."""
     for question in questions:
         if question.type == "bridge" and answer_in(hg, question, GRAPH) and not answer_in(hg, question, BASE):
             return question

@@ -123,9 +123,13 @@ class OpenAIEmbedder:
             response = self._client.post("/embeddings", json={"model": self._model, "input": texts})
             response.raise_for_status()
             rows = sorted(response.json()["data"], key=lambda row: row["index"])
-        except (httpx.HTTPError, KeyError, ValueError) as err:
-            raise HopgraphError(f"embedding endpoint {self._client.base_url} failed: {err}") from None
-        return normalise(np.asarray([row["embedding"] for row in rows], dtype=np.float32))
+            matrix = np.asarray([row["embedding"] for row in rows], dtype=np.float32)
+        except (httpx.HTTPError, KeyError, TypeError, ValueError) as err:
+            raise HopgraphError(f"embedding endpoint {self._client.base_url} failed: {err!r}") from None
+        if matrix.ndim != 2 or len(matrix) != len(texts):
+            raise HopgraphError(f"embedding endpoint {self._client.base_url} returned {len(matrix)} "
+                                f"vectors for {len(texts)} texts")
+        return normalise(matrix)
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> np.ndarray:
         parts = []

@@ -52,7 +52,7 @@ class HopGraph:
         return report
 
     def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
-        return Budget(top=top or self.settings.top,
+        return Budget(top=self.settings.top if top is None else top,
                       seeds=self.settings.seeds if seeds is None else seeds)
 
     def ask(self, question: str, method: str = "hybrid+names+links", top: int | None = None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from hopgraph.errors import InputError
+
 FoundBy = Literal["vector", "bm25", "hybrid", "name", "link"]
 
 
@@ -47,12 +49,17 @@ class Hit:
     score: float
     found_by: FoundBy
     via: Via | None = None
+    ranks: dict[str, int] = field(default_factory=dict)  # for hybrid: its rank by vector and by bm25
 
     def describe_path(self) -> str:
-        """`Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"` for a link hit."""
-        if self.via is None:
-            return self.found_by
-        return f'{self.via.from_title} → {self.title} via "{self.via.name}"'
+        """`Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"` for a link hit;
+        `hybrid: vector #2, bm25 #1` for a fused one."""
+        if self.via is not None:
+            return f'{self.via.from_title} → {self.title} via "{self.via.name}"'
+        if self.found_by == "hybrid":
+            ranked = ", ".join(f"{name} #{rank}" for name, rank in self.ranks.items()) or "unranked"
+            return f"hybrid: {ranked}"
+        return self.found_by
 
 
 @dataclass(frozen=True)
@@ -65,9 +72,9 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.top < 1:
-            raise ValueError(f"top must be at least 1, got {self.top}")
+            raise InputError(f"top must be at least 1, got {self.top}")
         if self.seeds < 0:
-            raise ValueError(f"seeds must be 0 or more, got {self.seeds}")
+            raise InputError(f"seeds must be 0 or more, got {self.seeds}")
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,18 @@ from tqdm import tqdm
 T = TypeVar("T")
 
 
+def _disabled(quiet: bool) -> bool | None:
+    """True silences the bar; None lets tqdm silence it when stderr is not a terminal (logs, pipes)."""
+    return True if quiet else None
+
+
 def bar_over(items: Iterable[T], label: str, quiet: bool, total: int | None = None) -> Iterator[T]:
-    yield from tqdm(items, desc=label, total=total, disable=quiet, leave=False, unit="file")
+    yield from tqdm(items, desc=label, total=total, disable=_disabled(quiet), leave=False, unit="file")
 
 
 def counter(label: str, quiet: bool) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A (done, total) callback that drives one bar, and a function that closes it."""
-    bar = tqdm(desc=label, disable=quiet, leave=False)
+    bar = tqdm(desc=label, disable=_disabled(quiet), leave=False)
 
     def update(done: int, total: int) -> None:
         bar.total = total

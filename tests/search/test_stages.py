@@ -99,11 +99,18 @@ def test_top_rows_breaks_ties_by_lower_row_first():
     assert stages.top_rows(np.array([1.0, 2.0, 2.0, 1.0, 2.0]), 5).tolist() == [1, 2, 4, 0, 3]
 
 
-@pytest.mark.xfail(reason="top_rows: argpartition picks an arbitrary subset of tied rows at the cut "
-                          "(src/hopgraph/search/stages.py top_rows), so 'ties by row' only holds within that "
-                          "subset: top_rows(np.ones(1000), 5) returns rows 984..988, not 0..4", strict=True)
 def test_top_rows_breaks_ties_by_lower_row_first_when_it_cuts_a_large_array():
     assert stages.top_rows(np.ones(1000), 5).tolist() == [0, 1, 2, 3, 4]
+
+
+def test_top_rows_matches_a_full_sort_by_score_then_row_on_arrays_with_many_ties():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        scores = rng.integers(0, 4, size=int(rng.integers(5, 400))).astype(np.float64)
+        k = int(rng.integers(1, len(scores)))
+        exclude = set(rng.choice(len(scores), size=3, replace=False).tolist())
+        reference = [r for r in np.lexsort((np.arange(len(scores)), -scores)).tolist() if r not in exclude][:k]
+        assert stages.top_rows(scores, k, exclude=exclude).tolist() == reference
 
 
 def test_top_rows_skips_excluded_rows_and_still_returns_k():

@@ -29,6 +29,7 @@ class SearchIndex:
     name_surfaces: dict[int, str]  # name id → surface
     question_names: MentionFinder  # finds document names in a question
     rows_named: dict[str, list[int]]  # case-folded surface → chunk rows of the documents it names
+    display_names: dict[str, str]  # case-folded surface → the surface as written in the corpus
     embedder: Embedder
     load_seconds: dict[str, float] = field(default_factory=dict)
 
@@ -59,15 +60,18 @@ def load_search_index(store: Store, embedder: Embedder) -> SearchIndex:
     for row, doc in enumerate(table.doc_ids.tolist()):
         rows_of_doc[doc].append(row)
     rows_named: dict[str, list[int]] = defaultdict(list)  # case-folded surface → rows
+    display: dict[str, str] = {}  # case-folded surface → the name as a document writes it
     for _, surface, doc_id, filtered in names:
         # In a question every name counts but noise-words: a hub like "United States" is still a
         # fine thing to look up when the question says it; it is only a poor *link* anchor.
         if doc_id is not None and filtered not in ("short", "numeric"):
+            display.setdefault(surface.casefold(), surface)
             rows = rows_named[surface.casefold()]
             rows.extend(r for r in rows_of_doc.get(doc_id, []) if r not in rows)
     return SearchIndex(
         table=table, vectors=vectors, keyword=keyword, links=link_matrix,
         name_surfaces={name_id: surface for name_id, surface, _, _ in names},
-        question_names=MentionFinder(rows_named, casefold=True), rows_named=dict(rows_named), embedder=embedder,
+        question_names=MentionFinder(rows_named, casefold=True), rows_named=dict(rows_named),
+        display_names=display, embedder=embedder,
         load_seconds={"vectors": loaded - started, "bm25": keyword_built - loaded,
                       "graph": time.perf_counter() - keyword_built})

@@ -67,32 +67,34 @@ class _Timer:
 
 
 def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, budget: Budget,
-                  timer: _Timer) -> np.ndarray:
-    """One score per chunk row from the chosen ranker."""
+                  timer: _Timer) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One score per chunk row from the chosen ranker; for hybrid also each ranker's ranks."""
     if ranker == "bm25":
         scores = stages.bm25_scores(index, question)
         timer.step("bm25")
-        return scores
+        return scores, {}
     question_vector = index.embedder.embed_query(question)
     timer.step("embed question")
     cosine = stages.vector_scores(index, question_vector)
     timer.step("vector")
     if ranker == "vector":
-        return cosine
+        return cosine, {}
     keyword = stages.bm25_scores(index, question)
     timer.step("bm25")
-    fused = stages.reciprocal_rank_fusion([cosine, keyword], rrf_k, budget.candidates)
+    ranks = {"vector": stages.rank_positions(cosine, budget.candidates),
+             "bm25": stages.rank_positions(keyword, budget.candidates)}
+    fused = stages.fuse_ranks(list(ranks.values()), rrf_k)
     # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
     fused += 1e-6 * cosine
     timer.step("fuse", f"reciprocal rank fusion, k={rrf_k}, depth={budget.candidates}")
-    return fused
+    return fused, ranks
 
 
 def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 60) -> Retrieval:
     spec = parse_method(method)
     question = check_question(question)
     timer = _Timer()
-    scores = ranker_scores(index, question, spec.ranker, rrf_k, budget, timer)
+    scores, ranks = ranker_scores(index, question, spec.ranker, rrf_k, budget, timer)
     found_by: FoundBy = spec.ranker  # type: ignore[assignment]
     picked: list[Hit] = []
     taken: dict[int, None] = {}  # rows in the order they were placed
@@ -100,7 +102,9 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
     def take(row: int, how: FoundBy, via: Via | None = None) -> None:
         if row not in taken and len(picked) < budget.top:
             taken[row] = None
-            picked.append(_hit(index, row, float(scores[row]), how, via))
+            hit = _hit(index, row, float(scores[row]), how, via)
+            hit.ranks = {name: int(r[row]) for name, r in ranks.items() if r[row] > 0}
+            picked.append(hit)
 
     if spec.names:
         named = stages.names_in_question(index, question)

@@ -42,9 +42,13 @@ def reciprocal_rank_fusion(rankings: list[np.ndarray], k: int, depth: int) -> np
     k = 60 (Cormack et al. 2009) flattens the head of each list, so a chunk ranked well by *both*
     rankers beats one ranked first by only one; docs/BENCHMARKS.md measures k on our sets.
     """
-    fused = np.zeros(len(rankings[0]), dtype=np.float64)
-    for scores in rankings:
-        ranks = rank_positions(scores, depth)
+    return fuse_ranks([rank_positions(scores, depth) for scores in rankings], k)
+
+
+def fuse_ranks(rank_arrays: list[np.ndarray], k: int) -> np.ndarray:
+    """Sum of 1 / (k + rank) over the rank arrays (rank 0 = not ranked, adds nothing)."""
+    fused = np.zeros(len(rank_arrays[0]), dtype=np.float64)
+    for ranks in rank_arrays:
         ranked = ranks > 0
         fused[ranked] += 1.0 / (k + ranks[ranked])
     return fused
@@ -71,8 +75,9 @@ def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]
     """(row, surface) for every chunk of every document whose name the question mentions."""
     found = []
     for surface_index in index.question_names.find(question):
-        surface = index.question_names.surfaces[surface_index]
-        found.extend((row, surface) for row in index.rows_named.get(surface, []))
+        folded = index.question_names.surfaces[surface_index]
+        surface = index.display_names.get(folded, folded)
+        found.extend((row, surface) for row in index.rows_named.get(folded, []))
     return found
 
 

@@ -1,0 +1,105 @@
+"""The demo: the bundled sample, and finding a two-hop question that links rescue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import BagOfWordsEmbedder
+from hopgraph.config import Settings
+from hopgraph.demo import BASE, GRAPH, answer_in, find_rescue, sample_path
+from hopgraph.engine import HopGraph
+from hopgraph.eval import Question, load_questions, run_eval
+from hopgraph.model import Document
+
+# The architect's paragraph holds the answer and shares no word with the question: plain search
+# (top 2) misses it, names + links reach it from the bridge the question names.
+CORPUS_QUESTION = "Which city is the architect of Marlowe Bridge from?"
+CORPUS = [
+    ("Marlowe Bridge", "Marlowe Bridge is the oldest bridge of the city; its architect was Tobias Quell."),
+    ("Tobias Quell (architect)", "Tobias Quell grew up near Ostrava."),
+    ("Bridge architecture", "Bridge architecture studies arches, spans and loads."),
+    ("City architect", "A city architect designs public buildings."),
+    ("Covered bridge", "A covered bridge has a roof and walls."),
+]
+GOLD = frozenset({"Marlowe Bridge", "Tobias Quell (architect)"})
+RESCUED = Question("rescued", CORPUS_QUESTION, "Ostrava", "bridge", GOLD)
+
+
+@pytest.fixture
+def bridge_graph(tmp_path: Path) -> HopGraph:
+    hg = HopGraph(str(tmp_path / "demo.db"), Settings(top=2, seeds=1), embedder=BagOfWordsEmbedder())
+    hg.index_documents([Document(title, text, "demo") for title, text in CORPUS])
+    yield hg
+    hg.close()
+
+
+def test_answer_in_says_whether_the_answer_is_in_the_retrieved_text(bridge_graph):
+    assert answer_in(bridge_graph, RESCUED, GRAPH) is True
+    assert answer_in(bridge_graph, RESCUED, BASE) is False
+
+
+def test_find_rescue_returns_the_bridge_question_links_rescue(bridge_graph):
+    plain = Question("plain", "What does a city architect design?", "public buildings", "bridge", GOLD)
+    assert find_rescue(bridge_graph, [plain, RESCUED]) == RESCUED
+
+
+def test_find_rescue_ignores_questions_that_are_not_bridge_questions(bridge_graph):
+    comparison = Question("c", CORPUS_QUESTION, "Ostrava", "comparison", GOLD)
+    assert find_rescue(bridge_graph, [comparison]) is None
+
+
+def test_find_rescue_ignores_questions_plain_search_already_answers(bridge_graph):
+    plain = Question("plain", "What does a city architect design?", "public buildings", "bridge", GOLD)
+    unanswerable = Question("none", CORPUS_QUESTION, "Prague", "bridge", GOLD)
+    assert find_rescue(bridge_graph, [plain, unanswerable]) is None
+
+
+def test_the_bundled_sample_is_200_hotpotqa_questions():
+    questions, records, _ = load_questions(sample_path())
+    assert len(questions) == len(records) == 200
+    assert {q.type for q in questions} == {"bridge", "comparison"}
+    assert all(len(q.gold_titles) == 2 for q in questions)
+
+
+# --- on the bundled sample with the real embedder --------------------------------------------------
+
+# Keep E2E_RECORDS, E2E_METHODS and hotpot_slice identical in test_eval.py and test_demo.py: whichever
+# module runs first embeds the slice, the other reuses the store and the result.
+E2E_RECORDS = 50
+E2E_METHODS = ["hybrid", "hybrid+links", "hybrid+names+links"]
+
+
+def hotpot_slice(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
+    root = tmp_path_factory.getbasetemp() / "hotpot_slice"
+    data, store, result_file = root / "slice.json", root / "e2e.db", root / "result.json"
+    if not result_file.exists():
+        root.mkdir(exist_ok=True)
+        records = json.loads(sample_path().read_text(encoding="utf-8"))[:E2E_RECORDS]
+        data.write_text(json.dumps(records), encoding="utf-8")
+        result = run_eval(data, methods=E2E_METHODS, store=str(store), settings=Settings())
+        result_file.write_text(json.dumps(result), encoding="utf-8")
+    return data, store, json.loads(result_file.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def e2e(tmp_path_factory) -> tuple[Path, Path, dict[str, Any]]:
+    return hotpot_slice(tmp_path_factory)
+
+
+@pytest.mark.slow
+def test_find_rescue_on_the_sample_finds_a_bridge_question_only_links_answer(e2e):
+    data, store, _ = e2e
+    questions, _, _ = load_questions(data)
+    with HopGraph(str(store), Settings()) as hg:
+        rescued = find_rescue(hg, questions)
+        assert rescued is not None and rescued in questions
+        assert rescued.type == "bridge"
+        plain = " ".join(hit.text for hit in hg.ask(rescued.text, method="hybrid").hits).lower()
+        graph_hits = hg.ask(rescued.text, method="hybrid+names+links").hits
+    assert rescued.answer.lower() not in plain
+    assert rescued.answer.lower() in " ".join(hit.text for hit in graph_hits).lower()
+    assert any(hit.found_by in ("link", "name") and rescued.answer.lower() in hit.text.lower() for hit in graph_hits)
