@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +16,10 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.model import Document
 
+# The shared QA sets beside the checkout (present on developer machines and in CI, not on a user's).
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+E2E_RECORDS = 50  # 50 sample records pool 488 paragraphs: 38 bridge and 12 comparison questions
+E2E_METHODS = ["hybrid", "hybrid+links", "hybrid+names+links"]
 
 
 class BagOfWordsEmbedder:
@@ -77,3 +82,17 @@ def tiny_graph(tmp_path: Path, embedder: BagOfWordsEmbedder) -> HopGraph:
     hg.index_documents(TINY_CORPUS)
     yield hg
     hg.close()
+
+
+@pytest.fixture(scope="session")
+def hotpot_e2e(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
+    """The first E2E_RECORDS records of the bundled sample, indexed once with the real embedder:
+    (data file, store file, run_eval result). Shared by the eval and demo tests."""
+    from hopgraph.demo import sample_path
+    from hopgraph.eval import run_eval
+
+    root = tmp_path_factory.mktemp("hotpot_slice")
+    data, store = root / "slice.json", root / "e2e.db"
+    records = json.loads(sample_path().read_text(encoding="utf-8"))[:E2E_RECORDS]
+    data.write_text(json.dumps(records), encoding="utf-8")
+    return data, store, run_eval(data, methods=E2E_METHODS, store=str(store), settings=Settings())

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,7 +10,7 @@ from conftest import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.demo import BASE, GRAPH, answer_in, find_rescue, sample_path
 from hopgraph.engine import HopGraph
-from hopgraph.eval import Question, load_questions, run_eval
+from hopgraph.eval import Question, load_questions
 from hopgraph.model import Document
 
 # The architect's paragraph holds the answer and shares no word with the question: plain search
@@ -67,32 +65,11 @@ def test_the_bundled_sample_is_200_hotpotqa_questions():
 
 # --- on the bundled sample with the real embedder --------------------------------------------------
 
-# Keep E2E_RECORDS, E2E_METHODS and hotpot_slice identical in test_eval.py and test_demo.py: whichever
-# module runs first embeds the slice, the other reuses the store and the result.
-E2E_RECORDS = 50
-E2E_METHODS = ["hybrid", "hybrid+links", "hybrid+names+links"]
-
-
-def hotpot_slice(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
-    root = tmp_path_factory.getbasetemp() / "hotpot_slice"
-    data, store, result_file = root / "slice.json", root / "e2e.db", root / "result.json"
-    if not result_file.exists():
-        root.mkdir(exist_ok=True)
-        records = json.loads(sample_path().read_text(encoding="utf-8"))[:E2E_RECORDS]
-        data.write_text(json.dumps(records), encoding="utf-8")
-        result = run_eval(data, methods=E2E_METHODS, store=str(store), settings=Settings())
-        result_file.write_text(json.dumps(result), encoding="utf-8")
-    return data, store, json.loads(result_file.read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def e2e(tmp_path_factory) -> tuple[Path, Path, dict[str, Any]]:
-    return hotpot_slice(tmp_path_factory)
 
 
 @pytest.mark.slow
-def test_find_rescue_on_the_sample_finds_a_bridge_question_only_links_answer(e2e):
-    data, store, _ = e2e
+def test_find_rescue_on_the_sample_finds_a_bridge_question_only_links_answer(hotpot_e2e):
+    data, store, _ = hotpot_e2e
     questions, _, _ = load_questions(data)
     with HopGraph(str(store), Settings()) as hg:
         rescued = find_rescue(hg, questions)
