@@ -61,7 +61,7 @@ def bench_set(name: str, data: Path, workdir: Path, quiet: bool) -> dict[str, An
     for state in ("on", "off"):
         print(f"  filter {state}: " + "; ".join(f"{m} {v['all']:.3f}" for m, v in out["name_filter"][state].items()))
     out["rrf_k"] = {}
-    for k in (10, 30, 60, 100):
+    for k in (10, 30, 60, 100):  # the default is 10
         result = run_eval(data, store=store, settings=replace(Settings(), rrf_k=k),
                           methods=["hybrid", "hybrid+names+links"], quiet=quiet)
         out["rrf_k"][k] = summary(result)

@@ -53,9 +53,9 @@ def test_hopgraph_toml_in_the_working_directory_is_read_by_default(tmp_path: Pat
 
 
 def test_hopgraph_config_environment_variable_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = write_toml(tmp_path, "rrf_k = 10\n", "other.toml")
+    path = write_toml(tmp_path, "rrf_k = 45\n", "other.toml")
     monkeypatch.setenv("HOPGRAPH_CONFIG", str(path))
-    assert load_settings().rrf_k == 10
+    assert load_settings().rrf_k == 45
 
 
 def test_environment_overrides_toml_and_is_converted_to_the_field_type(

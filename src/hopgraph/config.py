@@ -25,7 +25,7 @@ class Settings:
     # Retrieval budget and fusion.
     top: int = 5
     seeds: int = 3
-    rrf_k: int = 60
+    rrf_k: int = 10  # measured against 30/60/100 in docs/BENCHMARKS.md
     # Name filter: names shorter than this, or mentioned by more than this share of documents,
     # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
     min_name_chars: int = 3

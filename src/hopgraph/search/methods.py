@@ -90,7 +90,7 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
     return fused, ranks
 
 
-def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 60) -> Retrieval:
+def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10) -> Retrieval:
     spec = parse_method(method)
     question = check_question(question)
     timer = _Timer()

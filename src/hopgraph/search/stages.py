@@ -39,8 +39,10 @@ def rank_positions(scores: np.ndarray, depth: int) -> np.ndarray:
 def reciprocal_rank_fusion(rankings: list[np.ndarray], k: int, depth: int) -> np.ndarray:
     """RRF: each ranking adds 1 / (k + rank) for the rows in its top `depth`.
 
-    k = 60 (Cormack et al. 2009) flattens the head of each list, so a chunk ranked well by *both*
-    rankers beats one ranked first by only one; docs/BENCHMARKS.md measures k on our sets.
+    A larger k flattens the head of each list (k = 60 is Cormack et al.'s default), so a chunk
+    ranked well by *both* rankers beats one ranked first by only one; a smaller k trusts each
+    ranker's top more. hopgraph's default, k = 10, measured best on both shared sets
+    (docs/BENCHMARKS.md).
     """
     return fuse_ranks([rank_positions(scores, depth) for scores in rankings], k)
 
