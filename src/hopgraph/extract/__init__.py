@@ -1,0 +1,1 @@
+"""Facts from text: LLM extraction, no-LLM concept extraction, and structured triple import."""

@@ -1,0 +1,275 @@
+"""A client for any OpenAI-compatible `/chat/completions` endpoint (Ollama, vLLM, llama.cpp server,
+OpenAI) that returns validated pydantic objects.
+
+Local servers time out, run out of slots (429/503) and sample malformed JSON; a run over thousands
+of chunks must ride that out, so every transient problem is retried with exponential backoff and
+jitter, and what still fails becomes one `LLMError` naming the endpoint, model and last problem —
+never a bare httpx or pydantic exception. Replies are cached only after they validate.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
+
+import httpx
+import pydantic
+
+from hopgraph.llm.cache import LLMCache, LLMError, cache_key
+
+T = TypeVar("T")
+Model = TypeVar("Model", bound=pydantic.BaseModel)
+
+RETRY_AFTER_CAP = 30.0  # seconds: a server asking for longer is treated as asking for this
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class LLMResult(Generic[T]):
+    """One validated reply; tokens are what the reply cost when it was first received."""
+
+    value: T
+    tokens_in: int
+    tokens_out: int
+    cached: bool
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    """One `complete_json` call, for `complete_many`."""
+
+    messages: list[dict[str, Any]]
+    response_model: type[pydantic.BaseModel]
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    step: str = "default"
+
+
+@dataclass(frozen=True)
+class StepUsage:
+    """Per step: calls that returned a result (`cached` of them from the cache), HTTP requests
+    sent, and tokens billed by the server for every reply received (rejected replies included:
+    they cost too; cache hits add none)."""
+
+    calls: int = 0
+    cached: int = 0
+    requests: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
+class _Retry(Exception):
+    """A transient problem: try again after `delay` seconds (None: exponential backoff)."""
+
+    def __init__(self, problem: str, delay: float | None = None) -> None:
+        super().__init__(problem)
+        self.delay = delay
+
+
+def strip_fences(text: str) -> str:
+    """Models often wrap JSON in ```json … ``` even when asked not to."""
+    match = _FENCE.match(text)
+    return match.group(1).strip() if match else text.strip()
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    try:
+        return min(max(float(response.headers["Retry-After"]), 0.0), RETRY_AFTER_CAP)
+    except (KeyError, ValueError):  # absent, or an HTTP date: fall back to our own backoff
+        return None
+
+
+class LLMClient:
+    """Chat completions with structured output, retries, a concurrency cap and token accounting."""
+
+    def __init__(self, base_url: str, model: str, api_key: str = "", timeout: float = 60.0, max_retries: int = 3,
+                 max_concurrency: int = 4, cache: LLMCache | None = None, backoff: float = 0.5) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.max_retries = max_retries
+        self.max_concurrency = max(1, max_concurrency)
+        self.cache = cache
+        self.backoff = backoff
+        self.endpoint = f"{self.base_url}/chat/completions"
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
+        self._http = httpx.Client(headers=headers, timeout=timeout, limits=limits)
+        # The cap holds for every caller, not only complete_many: threads sharing a client share it.
+        self._slots = threading.BoundedSemaphore(self.max_concurrency)
+        self._lock = threading.Lock()
+        self._usage: dict[str, StepUsage] = {}
+        self._json_object_only = False  # set once a server rejects json_schema; kept for our lifetime
+
+    @property
+    def usage(self) -> dict[str, StepUsage]:
+        """A snapshot of token accounting per step name."""
+        with self._lock:
+            return dict(self._usage)
+
+    @property
+    def json_schema_supported(self) -> bool:
+        return not self._json_object_only
+
+    def close(self) -> None:
+        self._http.close()
+
+    def complete_json(self, messages: list[dict[str, Any]], response_model: type[Model], *, max_tokens: int = 1024,
+                      temperature: float = 0.0, step: str = "default") -> LLMResult[Model]:
+        """Ask for one JSON object matching `response_model`; returns it validated."""
+        return self._complete(messages, response_model, max_tokens, temperature, step)
+
+    def complete_text(self, messages: list[dict[str, Any]], max_tokens: int = 1024, step: str = "default", *,
+                      temperature: float = 0.0) -> LLMResult[str]:
+        """A free-text answer, with the same retries, cache and accounting."""
+        return self._complete(messages, None, max_tokens, temperature, step)
+
+    def complete_many(self, requests: Sequence[LLMRequest],
+                      progress: Callable[[int, int], None] | None = None) -> list[LLMResult[Any] | LLMError]:
+        """Run many `complete_json` calls, at most `max_concurrency` in flight, results in input order.
+
+        A request that fails yields its `LLMError` in its slot instead of raising, so the caller can
+        record that one chunk as failed and keep the rest of the run.
+        """
+        results: list[LLMResult[Any] | LLMError | None] = [None] * len(requests)
+        done = 0
+
+        def run(index: int) -> None:
+            request = requests[index]
+            try:
+                results[index] = self.complete_json(request.messages, request.response_model,
+                                                    max_tokens=request.max_tokens,
+                                                    temperature=request.temperature, step=request.step)
+            except LLMError as err:
+                results[index] = err
+
+        with ThreadPoolExecutor(max_workers=self.max_concurrency, thread_name_prefix="llm") as pool:
+            for future in [pool.submit(run, index) for index in range(len(requests))]:
+                future.result()  # anything but LLMError is a bug: let it surface
+                done += 1
+                if progress:
+                    progress(done, len(requests))
+        return results  # type: ignore[return-value]  # every slot was filled above
+
+    # --- internals ---------------------------------------------------------------------------------
+
+    def _complete(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+                  max_tokens: int, temperature: float, step: str) -> LLMResult[Any]:
+        key = cache_key(self.model, messages, response_model.__name__ if response_model else None,
+                        max_tokens, temperature)
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None:
+            try:
+                value = self._validate(hit.response, response_model)
+            except _Retry:
+                pass  # stored under an older schema: ask again, and the new reply replaces it
+            else:
+                self._count(step, calls=1, cached=1)
+                return LLMResult(value, hit.tokens_in, hit.tokens_out, cached=True)
+        problem = "no attempt made"
+        for attempt in range(self.max_retries + 1):
+            try:
+                text, tokens_in, tokens_out = self._post(messages, response_model, max_tokens, temperature, step)
+                value = self._validate(text, response_model)
+            except _Retry as retry:
+                problem = str(retry)
+                if attempt < self.max_retries:
+                    time.sleep(retry.delay if retry.delay is not None else self._backoff(attempt))
+                continue
+            if self.cache is not None:
+                self.cache.put(key, self.model, text, tokens_in, tokens_out)
+            self._count(step, calls=1)
+            return LLMResult(value, tokens_in, tokens_out, cached=False)
+        raise LLMError(f"LLM {self.model!r} at {self.endpoint} failed after {self.max_retries + 1} attempts: "
+                       f"{problem}")
+
+    def _backoff(self, attempt: int) -> float:
+        delay = self.backoff * 2**attempt
+        return delay + random.uniform(0, delay)  # jitter: parallel workers do not retry in lockstep
+
+    def _post(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+              max_tokens: int, temperature: float, step: str) -> tuple[str, int, int]:
+        """One request (plus the one-time json_schema → json_object fallback); returns the reply
+        text and its tokens, raises `_Retry` for transient problems and `LLMError` for final ones."""
+        while True:
+            fallback_possible = response_model is not None and not self._json_object_only
+            body = self._body(messages, response_model, max_tokens, temperature)
+            try:
+                with self._slots:
+                    response = self._http.post(self.endpoint, json=body)
+            except httpx.TimeoutException as err:
+                raise _Retry(f"timed out ({type(err).__name__})") from None
+            except httpx.TransportError as err:
+                raise _Retry(f"connection failed ({type(err).__name__}: {err})") from None
+            finally:
+                self._count(step, requests=1)
+            status, detail = response.status_code, response.text[:300]
+            if status == 400 and fallback_possible and re.search(r"response_format|json_schema", detail, re.I):
+                with self._lock:
+                    self._json_object_only = True
+                continue  # not an attempt: the same request in the form this server understands
+            if status == 429:
+                raise _Retry(f"HTTP 429 rate limited: {detail}", _retry_after(response))
+            if status >= 500:
+                raise _Retry(f"HTTP {status}: {detail}")
+            if status != 200:
+                raise LLMError(f"LLM {self.model!r} at {self.endpoint} rejected the request: HTTP {status}: {detail}")
+            return self._read(response, messages, step)
+
+    def _body(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+              max_tokens: int, temperature: float) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
+                                "temperature": temperature}
+        if response_model is None:
+            return body
+        schema = response_model.model_json_schema()
+        if self._json_object_only:
+            # json_object mode constrains only the syntax: the schema has to travel in the prompt
+            # (OpenAI also insists that the word JSON appears in the messages).
+            hint = f"Reply with one JSON object that matches this JSON Schema:\n{json.dumps(schema)}"
+            body["messages"] = [*messages, {"role": "system", "content": hint}]
+            body["response_format"] = {"type": "json_object"}
+        else:
+            body["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": response_model.__name__, "schema": schema, "strict": True}}
+        return body
+
+    def _read(self, response: httpx.Response, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int]:
+        try:
+            payload = response.json()
+            text = payload["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError) as err:
+            raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {response.text[:200]!r}") from None
+        if not isinstance(text, str) or not text.strip():
+            raise _Retry(f"empty reply: {response.text[:200]!r}")
+        usage = payload.get("usage") if isinstance(payload, dict) else None
+        usage = usage if isinstance(usage, dict) else {}
+        prompt_chars = sum(len(str(message.get("content", ""))) for message in messages)
+        tokens_in = usage.get("prompt_tokens")
+        tokens_out = usage.get("completion_tokens")
+        tokens_in = tokens_in if isinstance(tokens_in, int) else prompt_chars // 4
+        tokens_out = tokens_out if isinstance(tokens_out, int) else len(text) // 4
+        self._count(step, tokens_in=tokens_in, tokens_out=tokens_out)
+        return text, tokens_in, tokens_out
+
+    @staticmethod
+    def _validate(text: str, response_model: type[pydantic.BaseModel] | None) -> Any:
+        if response_model is None:
+            return text
+        try:
+            return response_model.model_validate_json(strip_fences(text))
+        except pydantic.ValidationError as err:
+            summary = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in err.errors()[:3])
+            raise _Retry(f"reply does not match {response_model.__name__} ({summary}): {text[:200]!r}") from None
+
+    def _count(self, step: str, **delta: int) -> None:
+        with self._lock:
+            current = self._usage.get(step, StepUsage())
+            self._usage[step] = replace(current, **{name: getattr(current, name) + value
+                                                    for name, value in delta.items()})
