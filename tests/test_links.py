@@ -163,3 +163,10 @@ def test_links_and_mentions_use_chunk_ids_not_rows() -> None:
     ids = {r[0] for r in ROWS}
     assert {c for c, _ in graph.mentions} <= ids
     assert {s for s, _, _ in graph.links} | {t for _, t, _ in graph.links} <= ids
+
+
+def test_extracted_names_make_the_links_instead_of_the_titles() -> None:
+    rows = [(101, FILM, "Big Stone Gap is a film by Adriana Trigiani."), (102, AUTHOR, "Trigiani writes novels.")]
+    graph = build_name_graph(table(rows, TITLES), doc_names={FILM: ["Big Stone Gap"], AUTHOR: ["Trigiani"]})
+    assert {n.kind for n in graph.names} == {"extracted"}
+    assert links_by_surface(graph) == {(101, 102, "Trigiani")}  # the title "Adriana Trigiani" is no name now

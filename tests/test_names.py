@@ -194,6 +194,18 @@ def test_gazetteer_entry_attaches_to_document_id_zero() -> None:
     assert {n.doc_id for n in gazetteer_names} == {0}
 
 
+def test_extracted_names_replace_the_titles_and_are_of_kind_extracted() -> None:
+    names = names_for_documents(TITLES, doc_names={1: ["Big Stone Gap", "Big Stone Gap"], 2: ["Adriana Trigiani"]})
+    assert [(n.surface, n.doc_id, n.kind) for n in names] == [("Big Stone Gap", 1, "extracted"),
+                                                              ("Adriana Trigiani", 2, "extracted")]
+
+
+def test_gazetteer_entry_attaches_through_an_extracted_name() -> None:
+    entry = GazetteerEntry("Trigiani", ("A. Trigiani",), "person", "Adriana Trigiani")
+    names = names_for_documents({7: "doc-7.txt"}, [entry], doc_names={7: ["Adriana Trigiani"]})
+    assert {n.doc_id for n in names if n.kind == "gazetteer"} == {7}
+
+
 def test_casefolding_finder_matches_names_typed_in_another_case() -> None:
     finder = MentionFinder(["Big Stone Gap", "Adriana Trigiani"], casefold=True)
     assert found(finder, "who directed BIG STONE GAP? was it adriana trigiani") == ["big stone gap",

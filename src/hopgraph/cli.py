@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from hopgraph import cli_graph
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
@@ -46,10 +47,24 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
 @app.command()
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
         method: MethodOpt = "hybrid+names+links", top: TopOpt = None, store: StoreOpt = None,
+        mode: Annotated[str, typer.Option("--mode", help="search (--method) | local | paths.")] = "search",
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         quiet: QuietOpt = False) -> None:
-    """Retrieve the chunks that answer a question, showing how each was found."""
+    """Retrieve the chunks that answer a question (showing how each was found), or answer it from the
+    knowledge graph with citations (--mode local | paths)."""
     with _open(store, quiet) as hg:
+        if mode != "search":
+            graph_answer = hg.graph_answer(question, mode)
+            if as_json:
+                typer.echo(json.dumps(asdict(graph_answer), indent=2, ensure_ascii=False, default=str))
+                return
+            if graph_answer.retrieval:
+                typer.echo(render_retrieval(graph_answer.retrieval))
+            if graph_answer.note:
+                typer.echo(f"note: {graph_answer.note}")
+            typer.echo(f"\nAnswer ({graph_answer.answer.mode}):\n{graph_answer.answer.text}")
+            typer.echo(f"Citations: {', '.join(f'chunk {c}' for c in graph_answer.answer.citations) or 'none'}")
+            return
         retrieval = hg.ask(question, method=method, top=top)
     if as_json:
         typer.echo(json.dumps(asdict(retrieval) | {"ms": retrieval.ms}, indent=2, ensure_ascii=False))
@@ -77,12 +92,15 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
           store: StoreOpt = None,
           json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
+          names_from: Annotated[str, typer.Option(
+              "--names-from", help="Documents' names: titles, or extracted from their text (titles hidden).")
+          ] = "titles",
           quiet: QuietOpt = False) -> None:
     """Score retrieval methods on multi-hop questions, per question type."""
     from hopgraph.eval import format_table, run_eval
 
     result = run_eval(data, corpus, [m.strip() for m in methods.split(",") if m.strip()], top, limit,
-                      store, load_settings(), quiet)
+                      store, load_settings(), quiet, names_from)
     typer.echo(format_table(result))
     typer.echo(f"index: {json.dumps(result['index_seconds'])}")
     if json_out:
@@ -97,6 +115,9 @@ def demo(store: StoreOpt = None, quiet: QuietOpt = False) -> None:
     from hopgraph.demo import run_demo
 
     run_demo(store, quiet, typer.echo)
+
+
+cli_graph.register(app)
 
 
 def main() -> None:

@@ -30,6 +30,18 @@ class Settings:
     # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
     min_name_chars: int = 3
     max_name_doc_share: float = 0.01
+    # Knowledge graph: an OpenAI-compatible chat endpoint for extraction and answers ("" = none).
+    llm_url: str = ""
+    llm_model: str = ""
+    llm_api_key: str = ""
+    llm_concurrency: int = 4
+    gleanings: int = 0
+    entity_types: str = "PERSON,ORG,PRODUCT,LOCATION,COMPONENT,EVENT,CONCEPT"
+    relation_types: str = "SUPPLIES,USES,LOCATED_IN,OWNS,PART_OF,REPORTS_TO,CAUSED_BY,RELATED_TO"
+    # Entity resolution: merge names whose embeddings are this similar; between review and auto,
+    # ask a person (`hopgraph review-merges`).
+    merge_auto: float = 0.93
+    merge_review: float = 0.80
 
 
 def _coerce(value: Any, like: Any, key: str) -> Any:

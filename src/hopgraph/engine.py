@@ -5,14 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from hopgraph import kg_build
 from hopgraph.config import Settings, load_settings
 from hopgraph.embed import Embedder, make_embedder
+from hopgraph.errors import HopgraphError
+from hopgraph.extract.llm import ExtractReport, Vocabulary, extract_pending
+from hopgraph.graph_answer import GraphAnswer, answer_question
+from hopgraph.knowledge_graph import KnowledgeGraph
+from hopgraph.llm import LLMClient, SQLiteLLMCache
 from hopgraph.model import Budget, Document, Retrieval
 from hopgraph.names import GazetteerEntry, read_gazetteer
 from hopgraph.pipeline import IndexReport, index_documents, read_paths
 from hopgraph.search.index import SearchIndex, load_search_index
+from hopgraph.search.local import GraphView, LocalBudget, LocalResult, local_search
 from hopgraph.search.methods import check_question, parse_method, run_method
-from hopgraph.store import Store, open_store
+from hopgraph.search.paths import Path as GraphPath
+from hopgraph.search.paths import find_paths
+from hopgraph.store import open_store
+from hopgraph.store.sqlite import SQLiteStore
 
 
 class HopGraph:
@@ -21,10 +31,12 @@ class HopGraph:
     def __init__(self, store: str | None = None, settings: Settings | None = None,
                  embedder: Embedder | None = None, quiet: bool = True) -> None:
         self.settings = settings or load_settings()
-        self.store: Store = open_store(store or self.settings.store)
+        self.store: SQLiteStore = open_store(store or self.settings.store)  # type: ignore[assignment]
         self.quiet = quiet
         self._embedder = embedder
         self._search_index: SearchIndex | None = None
+        self._graph_view: GraphView | None = None
+        self._llm: LLMClient | None = None
 
     @property
     def embedder(self) -> Embedder:
@@ -41,15 +53,106 @@ class HopGraph:
     def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None) -> IndexReport:
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
         docs = read_paths(paths, self.quiet)
+        if gazetteer:
+            kg_build.save_gazetteer(self.store, gazetteer)
         return self.index_documents(docs, gazetteer)
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
                         replace_sources: bool = True) -> IndexReport:
+        # The gazetteer given once with `index --names` stays in force for every later run.
+        gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
                                  replace_sources)
         if report.changed or report.links or report.names:
             self._search_index = None
+        # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
+        if report.changed and (self.store.has_facts() or self.store.has_knowledge_graph()):
+            self.build_graph()
         return report
+
+    # --- knowledge graph ---------------------------------------------------------------------------
+
+    def llm(self) -> LLMClient:
+        """The configured chat endpoint, with its replies cached in the store (one client per HopGraph)."""
+        if not self.has_llm:
+            raise HopgraphError("no LLM configured: set llm_url and llm_model in hopgraph.toml "
+                                "(or HOPGRAPH_LLM_URL / HOPGRAPH_LLM_MODEL)")
+        if self._llm is None:
+            self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
+                                  max_concurrency=self.settings.llm_concurrency,
+                                  cache=SQLiteLLMCache(self.store.path))
+        return self._llm
+
+    @property
+    def has_llm(self) -> bool:
+        return bool(self.settings.llm_url and self.settings.llm_model)
+
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary.parse(self.settings.entity_types, self.settings.relation_types)
+
+    def extract(self, client: LLMClient | None = None, gleanings: int | None = None,
+                progress: object = None) -> ExtractReport:
+        """LLM extraction of every chunk not yet extracted by this model, then a graph rebuild."""
+        client = client or self.llm()
+        rounds = self.settings.gleanings if gleanings is None else gleanings
+        report = extract_pending(self.store, client, self.vocabulary(), rounds, progress)  # type: ignore[arg-type]
+        self.build_graph()
+        return report
+
+    def import_triples(self, path: str | Path) -> kg_build.ImportReport:
+        report = kg_build.import_triples(self.store, self.embedder, Path(path), self.settings, self.quiet)
+        self._search_index, self._graph_view = None, None
+        return report
+
+    def build_graph(self, use_embeddings: bool = True) -> kg_build.GraphReport:
+        """Rebuild the knowledge graph from every stored fact. Embedding similarity is the last (and
+        slowest) resolution step: a concept graph of thousands of noun phrases skips it."""
+        report = kg_build.build_graph(self.store, self.embedder if use_embeddings else None, self.settings)
+        self._graph_view = None
+        return report
+
+    def extract_concepts(self) -> kg_build.GraphReport:
+        """The no-LLM concept graph over every chunk not yet processed (resumable), then a rebuild."""
+        from hopgraph.extract.concepts import EXTRACTOR, concept_facts
+        from hopgraph.progress import counter
+
+        pending = self.store.pending_chunks(EXTRACTOR)
+        update, close = counter("concepts", self.quiet)
+        try:
+            for start in range(0, len(pending), 256):  # committed in batches: an interruption resumes
+                batch = pending[start : start + 256]
+                self.store.save_facts(concept_facts([c for c, _ in batch], [t for _, t in batch]))
+                update(start + len(batch), len(pending))
+        finally:
+            close()
+        return self.build_graph(use_embeddings=False)
+
+    @property
+    def graph_view(self) -> GraphView:
+        if self._graph_view is None:
+            self._graph_view = GraphView(self.store.knowledge_graph())
+        return self._graph_view
+
+    @property
+    def knowledge_graph(self) -> KnowledgeGraph:
+        return self.graph_view.graph
+
+    def paths(self, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
+              end_type: str | None = None, follow: dict[str, str] | None = None,
+              as_of: str | None = None) -> list[GraphPath]:
+        return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of)
+
+    def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
+        return self.store.chunk_texts(chunk_ids)
+
+    def graph_answer(self, question: str, mode: str, budget: LocalBudget | None = None) -> GraphAnswer:
+        """`local` or `paths` evidence for a question, answered by the LLM if configured, else extractively."""
+        return answer_question(self, question, mode, budget or LocalBudget(top=self.settings.top))
+
+    def local(self, question: str, budget: LocalBudget | None = None) -> LocalResult:
+        check_question(question)
+        return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
+                            self.settings.rrf_k)
 
     def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
         return Budget(top=self.settings.top if top is None else top,
@@ -63,6 +166,10 @@ class HopGraph:
         return run_method(self.search_index, question, method, self.budget(top, seeds), self.settings.rrf_k)
 
     def close(self) -> None:
+        if self._llm is not None:
+            self._llm.close()
+            if isinstance(self._llm.cache, SQLiteLLMCache):
+                self._llm.cache.close()
         self.store.close()
 
     def __enter__(self) -> HopGraph:

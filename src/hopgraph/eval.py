@@ -24,6 +24,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.ingest.readers import hotpot_paragraphs, read_documents, read_text_file
 from hopgraph.model import Document
+from hopgraph.pipeline import NAME_SOURCES, index_documents
 from hopgraph.progress import bar_over
 from hopgraph.search.methods import METHODS, parse_method
 
@@ -70,10 +71,12 @@ def pooled_corpus(records: Sequence[dict[str, Any]], source: str) -> list[Docume
     return list(docs.values())
 
 
-def default_store(data_hash: str, corpus_hash: str, settings: Settings) -> str:
-    """A cache file keyed by the data, the corpus and the settings that shape the index."""
+def default_store(data_hash: str, corpus_hash: str, settings: Settings, names_from: str = "titles") -> str:
+    """A cache file keyed by the data, the corpus, the settings that shape the index and where the
+    documents' names come from (a titled and an extracted index of the same data are two files)."""
+    names = "" if names_from == "titles" else f"names:{names_from}"
     key = hashlib.sha256(f"{data_hash}{corpus_hash}{settings.chunk_tokens}/{settings.chunk_overlap}"
-                         f"{settings.embedder}{settings.embed_model}".encode()).hexdigest()[:16]
+                         f"{settings.embedder}{settings.embed_model}{names}".encode()).hexdigest()[:16]
     root = Path(os.environ.get("HOPGRAPH_CACHE", user_cache_dir("hopgraph")))
     return str(root / "eval" / f"{key}.db")
 
@@ -113,10 +116,15 @@ def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, to
 
 def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = METHODS, top: int = 5,
              limit: int | None = None, store: str | None = None, settings: Settings | None = None,
-             quiet: bool = True) -> dict[str, Any]:
-    """Index the corpus (cached) and score every method on every question; the JSON of the issue."""
+             quiet: bool = True, names_from: str = "titles") -> dict[str, Any]:
+    """Index the corpus (cached) and score every method on every question; the JSON of the issue.
+
+    `names_from="extracted"` hides the titles from the name graph: each document is named by what
+    its text is about (hopgraph.extract.nlp); titles still decide what a gold paragraph is."""
     for method in methods:
         parse_method(method)
+    if names_from not in NAME_SOURCES:
+        raise InputError(f"--names-from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
     questions, records, data_hash = load_questions(data)
     if corpus:
         docs = read_documents(corpus)
@@ -125,24 +133,31 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
         docs, corpus_hash = pooled_corpus(records, f"eval:{data.name}"), ""
     questions = questions[:limit] if limit else questions
     settings = settings or Settings()
-    hg = HopGraph(store or default_store(data_hash, corpus_hash, settings), settings, quiet=quiet)
+    hg = HopGraph(store or default_store(data_hash, corpus_hash, settings, names_from), settings, quiet=quiet)
     with hg:
-        index_seconds = build_index(hg, docs)
+        index_seconds = build_index(hg, docs, names_from)
         results = {m: evaluate_method(hg, questions, m, top, quiet) for m in methods}
-    return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top,
+    return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top, "names_from": names_from,
             "index_seconds": index_seconds, "methods": results, "store": hg.store.path}
 
 
-def build_index(hg: HopGraph, docs: Sequence[Document]) -> dict[str, Any]:
-    """Index (or find cached) and load the search index; the seconds each part took in this run."""
-    report = hg.index_documents(docs)
+def build_index(hg: HopGraph, docs: Sequence[Document], names_from: str = "titles") -> dict[str, Any]:
+    """Index (or find cached) and load the search index; the seconds each part took in this run.
+
+    Call it before the first question: the search index is loaded after indexing."""
+    if names_from == "titles":
+        report = hg.index_documents(docs)
+    else:  # the facade indexes by titles; the pipeline step takes the names source
+        report = index_documents(hg.store, hg.embedder, docs, hg.settings, quiet=hg.quiet, names_from=names_from)
     started = time.perf_counter()
     loaded = hg.search_index.load_seconds
     load_total = time.perf_counter() - started
     embed = report.seconds.get("embed", 0.0)
     names_links = report.seconds.get("names_links", 0.0)
     return {"embed": round(embed, 3), "bm25": round(loaded["bm25"], 3),
-            "names_links": round(names_links, 4), "total": round(report.seconds["total"] + load_total, 3),
+            "names_links": round(names_links, 4),
+            **({"extract_names": round(report.seconds["extract_names"], 3)}
+               if "extract_names" in report.seconds else {}), "total": round(report.seconds["total"] + load_total, 3),
             "cached": not report.changed, "chunks": len(hg.search_index),
             "names": len(hg.search_index.name_surfaces), "links": int(hg.search_index.links.nnz)}
 

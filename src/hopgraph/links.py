@@ -60,9 +60,11 @@ def in_link_counts(links: LinkRows, n_chunks: int) -> np.ndarray:
 
 
 def build_name_graph(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = (), min_name_chars: int = 3,
-                     max_name_doc_share: float = 0.01) -> GraphRows:
-    """Names of every document, their mentions in every chunk, and the links those mentions make."""
-    names = names_for_documents(table.titles, gazetteer)
+                     max_name_doc_share: float = 0.01, doc_names: dict[int, Sequence[str]] | None = None) -> GraphRows:
+    """Names of every document, their mentions in every chunk, and the links those mentions make.
+
+    `doc_names` (document id → names) replaces the titles as the documents' names (see names_for_documents)."""
+    names = names_for_documents(table.titles, gazetteer, doc_names)
     finder = MentionFinder(name.surface for name in names)
     mention_rows, mention_surfaces = find_mentions(finder, table.texts)
     apply_filters(names, finder, mention_surfaces, table.doc_ids[mention_rows], len(table.titles),

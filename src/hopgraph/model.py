@@ -7,7 +7,7 @@ from typing import Literal
 
 from hopgraph.errors import InputError
 
-FoundBy = Literal["vector", "bm25", "hybrid", "name", "link"]
+FoundBy = Literal["vector", "bm25", "hybrid", "name", "link", "graph"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class Hit:
     def describe_path(self) -> str:
         """`Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"` for a link hit;
         `hybrid: vector #2, bm25 #1` for a fused one."""
+        if self.found_by == "graph" and self.via is not None:
+            return f"graph: {self.via.from_title} {self.via.name}"
         if self.via is not None:
             return f'{self.via.from_title} → {self.title} via "{self.via.name}"'
         if self.found_by == "hybrid":

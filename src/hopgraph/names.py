@@ -28,7 +28,7 @@ _NUMERIC = re.compile(r"^[\d\s.,:/\-–]+$")
 class Name:
     surface: str
     doc_id: int | None  # the document this name stands for (None: a gazetteer entry with no document)
-    kind: str  # "title" | "gazetteer"
+    kind: str  # "title" | "extracted" | "gazetteer"
     filtered: str = ""  # why this name makes no links ("" = it does)
 
 
@@ -67,19 +67,30 @@ def read_gazetteer(path: Path) -> list[GazetteerEntry]:
     return entries
 
 
-def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEntry] = ()) -> list[Name]:
+def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEntry] = (),
+                        doc_names: dict[int, Sequence[str]] | None = None) -> list[Name]:
     """Each title as its reader would write it (suffix stripped) and, when it has a suffix, in full
     ("The Broken Melody (1937 film)" is how a question tells the 1937 film apart); plus gazetteer
-    names, attached to the document they name."""
+    names, attached to the document they name.
+
+    With `doc_names` (document id → names, e.g. extracted from its text) those are the documents'
+    names instead of their titles (kind "extracted"); a gazetteer entry attaches to a document by
+    its title or by one of those names."""
     names = []
-    for doc_id, title in titles.items():
-        names.append(Name(strip_disambiguation(title), doc_id, "title"))
-        if strip_disambiguation(title) != title.strip():
-            names.append(Name(title.strip(), doc_id, "title"))
+    if doc_names is None:
+        for doc_id, title in titles.items():
+            names.append(Name(strip_disambiguation(title), doc_id, "title"))
+            if strip_disambiguation(title) != title.strip():
+                names.append(Name(title.strip(), doc_id, "title"))
+    else:
+        for doc_id, surfaces in doc_names.items():
+            names.extend(Name(s, doc_id, "extracted") for s in dict.fromkeys(s.strip() for s in surfaces) if s)
     by_name: dict[str, int] = {}
     for doc_id, title in titles.items():
         by_name.setdefault(title, doc_id)
         by_name.setdefault(strip_disambiguation(title), doc_id)
+    for name in names:
+        by_name.setdefault(name.surface, name.doc_id)  # type: ignore[arg-type]
     for entry in gazetteer:
         doc_id = by_name.get(entry.id, by_name.get(entry.name))
         names.extend(Name(surface, doc_id, "gazetteer") for surface in (entry.name, *entry.aliases))

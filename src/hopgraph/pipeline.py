@@ -10,23 +10,27 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hopgraph.config import Settings
 from hopgraph.embed import Embedder
+from hopgraph.errors import InputError
+from hopgraph.extract import nlp  # spaCy itself is imported only when texts are parsed
 from hopgraph.ingest.chunking import chunk_document
 from hopgraph.ingest.readers import expand_paths, read_documents
 from hopgraph.links import build_name_graph
 from hopgraph.model import Document
 from hopgraph.names import GazetteerEntry
 from hopgraph.progress import bar_over, counter
-from hopgraph.store import DocumentChange, RunRecord, Store
+from hopgraph.store import ChunkTable, DocumentChange, RunRecord, Store
 from hopgraph.store.sqlite import now
 
 EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
 GRAPH_VERSION = 2  # bump when names/links are built differently, so stores rebuild their graph
+NAME_SOURCES = ("titles", "extracted")  # where documents' names come from (see names_for_documents)
+EXTRACTED_META = "extracted_names"  # meta key: {"version", "names": {first-chunk text hash: names}}
 
 
 @dataclass
@@ -62,8 +66,11 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> list[Document
 
 
 def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
-                replace_sources: bool = True) -> tuple[DocumentChange, IndexReport]:
-    """Step 2: which documents are new or changed (chunked here) and which are withdrawn."""
+                replace_sources: bool | Collection[str] = True) -> tuple[DocumentChange, IndexReport]:
+    """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
+
+    `replace_sources`: True withdraws the documents of every source read here that are gone from it;
+    a collection of sources does that for exactly those (even if none of their documents remain)."""
     report = IndexReport(documents=len(docs))
     change = DocumentChange()
     active = store.active_documents()
@@ -80,7 +87,7 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
         report.updated += known is not None
     if replace_sources:  # a document gone from a file that was re-read is withdrawn
         present = {(d.source, d.title) for d in docs}
-        sources = {d.source for d in docs}
+        sources = {d.source for d in docs} if replace_sources is True else set(replace_sources)
         change.withdrawn = [stored.id for key, stored in active.items()
                             if key[0] in sources and key not in present]
         report.withdrawn = len(change.withdrawn)
@@ -110,18 +117,71 @@ def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quie
     return len(todo)
 
 
-def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> str:
-    return sha(json.dumps([GRAPH_VERSION, settings.min_name_chars, settings.max_name_doc_share,
-                           [asdict(e) for e in gazetteer]]))
+def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry], names_from: str = "titles") -> str:
+    parts: list[object] = [GRAPH_VERSION, settings.min_name_chars, settings.max_name_doc_share,
+                           [asdict(e) for e in gazetteer]]
+    if names_from != "titles":  # titled stores keep the signature they always had
+        parts.append([names_from, nlp.EXTRACTOR_VERSION])
+    return sha(json.dumps(parts))
+
+
+def first_chunks(table: ChunkTable, skip_docs: Collection[int] = ()) -> dict[int, tuple[str, str]]:
+    """Document id → (text hash, text) of its first chunk (chunks are stored in document order)."""
+    firsts: dict[int, tuple[str, str]] = {}
+    for doc, text_hash, text in zip(table.doc_ids.tolist(), table.text_hashes, table.texts, strict=True):
+        if doc not in skip_docs:
+            firsts.setdefault(doc, (text_hash, text))
+    return firsts
+
+
+def extract_names(texts: dict[str, str], cached: dict[str, list[str]], quiet: bool = True) -> dict[str, list[str]]:
+    """The about-names of every text (text hash → text) not in `cached`, added to a copy of it.
+
+    A document's names come from its first chunk: where text says what it is about."""
+    todo = {h: t for h, t in texts.items() if h not in cached}
+    names = dict(cached)
+    if todo:
+        update, close = counter("names from text", quiet)
+        try:
+            found = nlp.concepts(list(todo.values()), progress=update)
+        finally:
+            close()
+        names.update({h: nlp.about_names(t, c) for (h, t), c in zip(todo.items(), found, strict=True)})
+    return names
+
+
+def _cached_names(meta: dict[str, str]) -> dict[str, list[str]]:
+    try:
+        stored = json.loads(meta.get(EXTRACTED_META, "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return stored.get("names", {}) if stored.get("version") == nlp.EXTRACTOR_VERSION else {}
+
+
+def _names_before_write(store: Store, change: DocumentChange, meta: dict[str, str],
+                        quiet: bool) -> dict[str, list[str]]:
+    """Extracted names for every first chunk the index will hold, computed outside the write
+    transaction (the NLP model is slow) and reusing the names stored with the last build."""
+    active = store.active_documents()
+    replaced = set(change.withdrawn) | {active[(doc.source, doc.title)].id for doc, _, _ in change.upserts
+                                        if (doc.source, doc.title) in active}
+    texts = dict(first_chunks(store.chunk_table(), replaced).values())
+    texts.update({h: c.text for _, _, chunks in change.upserts for c, h in chunks if c.ord == 0})
+    return extract_names(texts, _cached_names(meta), quiet)
 
 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
-                    replace_sources: bool = True) -> IndexReport:
-    """Steps 2–4 for documents already read. Unchanged content with unchanged settings writes nothing."""
+                    replace_sources: bool | Collection[str] = True, names_from: str = "titles") -> IndexReport:
+    """Steps 2–4 for documents already read. Unchanged content with unchanged settings writes nothing.
+
+    `names_from`: "titles" names each document by its title; "extracted" by the names its first
+    chunk is about (hopgraph.extract.nlp, no LLM), stored as names of kind "extracted"."""
+    if names_from not in NAME_SOURCES:
+        raise InputError(f"names from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
     started = time.perf_counter()
     change, report = plan_change(store, docs, settings, replace_sources)
-    signature = graph_signature(settings, gazetteer)
+    signature = graph_signature(settings, gazetteer, names_from)
     meta = store.meta()
     new_embedder = meta.get("embedder") not in (None, embedder.name)
     if change.empty and meta.get("graph_signature") == signature and not new_embedder:
@@ -131,11 +191,23 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
     embedded = time.perf_counter()
     graph_seconds = 0.0
+    extracted = _names_before_write(store, change, meta, quiet) if names_from == "extracted" else None
+    named = time.perf_counter()
+    new_meta = {"graph_signature": signature, "embedder": embedder.name}
 
     def build(table):  # type: ignore[no-untyped-def]
         nonlocal graph_seconds
         t = time.perf_counter()
-        graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share)
+        doc_names = None
+        if extracted is not None:
+            firsts = first_chunks(table)
+            # Normally all computed above; a chunk that appeared since is extracted here.
+            names = extract_names(dict(firsts.values()), extracted, quiet=True)
+            doc_names = nlp.short_forms({doc: names[h] for doc, (h, _) in firsts.items()}, table.texts)
+            new_meta[EXTRACTED_META] = json.dumps({"version": nlp.EXTRACTOR_VERSION,
+                                                   "names": {h: names[h] for h, _ in firsts.values()}})
+        graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share,
+                                 doc_names)
         graph_seconds = time.perf_counter() - t
         report.names = len(graph.names)
         report.names_filtered = sum(1 for n in graph.names if n.filtered)
@@ -143,8 +215,10 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
         return graph
 
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
-    store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
-                RunRecord("index", now(), lambda: json.dumps(asdict(report))))
+    # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
+    store.apply(change, build, new_meta, RunRecord("index", now(), lambda: json.dumps(asdict(report))))
     report.seconds = {"plan": planned - started, "embed": embedded - planned,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
+    if extracted is not None:
+        report.seconds["extract_names"] = named - embedded
     return report

@@ -30,6 +30,7 @@ class RawRelation:
     source_type: str = ""
     target_type: str = ""
     date: str | None = None  # ISO date the fact holds from, when the source says so
+    until: str | None = None  # ISO date it held until, when it has ended
 
 
 @dataclass

@@ -15,7 +15,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
@@ -91,6 +91,8 @@ class LLMClient:
 
     def __init__(self, base_url: str, model: str, api_key: str = "", timeout: float = 60.0, max_retries: int = 3,
                  max_concurrency: int = 4, cache: LLMCache | None = None, backoff: float = 0.5) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise LLMError(f"LLM endpoint {base_url!r} must start with http:// or https://")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.max_retries = max_retries
@@ -119,6 +121,12 @@ class LLMClient:
 
     def close(self) -> None:
         self._http.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def complete_json(self, messages: list[dict[str, Any]], response_model: type[Model], *, max_tokens: int = 1024,
                       temperature: float = 0.0, step: str = "default") -> LLMResult[Model]:
@@ -150,11 +158,15 @@ class LLMClient:
                 results[index] = err
 
         with ThreadPoolExecutor(max_workers=self.max_concurrency, thread_name_prefix="llm") as pool:
-            for future in [pool.submit(run, index) for index in range(len(requests))]:
-                future.result()  # anything but LLMError is a bug: let it surface
-                done += 1
-                if progress:
-                    progress(done, len(requests))
+            try:
+                for future in as_completed([pool.submit(run, index) for index in range(len(requests))]):
+                    future.result()  # anything but LLMError (a broken cache, a bug, Ctrl-C) ends the run
+                    done += 1
+                    if progress:
+                        progress(done, len(requests))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # do not start what is still queued
+                raise
         return results  # type: ignore[return-value]  # every slot was filled above
 
     # --- internals ---------------------------------------------------------------------------------
@@ -205,12 +217,12 @@ class LLMClient:
                     response = self._http.post(self.endpoint, json=body)
             except httpx.TimeoutException as err:
                 raise _Retry(f"timed out ({type(err).__name__})") from None
-            except httpx.TransportError as err:
+            except httpx.HTTPError as err:  # connection refused/reset, broken transfer encoding, …
                 raise _Retry(f"connection failed ({type(err).__name__}: {err})") from None
             finally:
                 self._count(step, requests=1)
             status, detail = response.status_code, response.text[:300]
-            if status == 400 and fallback_possible and re.search(r"response_format|json_schema", detail, re.I):
+            if status in (400, 422) and fallback_possible and re.search(r"response_format|json_schema", detail, re.I):
                 with self._lock:
                     self._json_object_only = True
                 continue  # not an attempt: the same request in the form this server understands
@@ -248,13 +260,12 @@ class LLMClient:
             raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {response.text[:200]!r}") from None
         if not isinstance(text, str) or not text.strip():
             raise _Retry(f"empty reply: {response.text[:200]!r}")
-        usage = payload.get("usage") if isinstance(payload, dict) else None
-        usage = usage if isinstance(usage, dict) else {}
-        prompt_chars = sum(len(str(message.get("content", ""))) for message in messages)
-        tokens_in = usage.get("prompt_tokens")
-        tokens_out = usage.get("completion_tokens")
-        tokens_in = tokens_in if isinstance(tokens_in, int) else prompt_chars // 4
-        tokens_out = tokens_out if isinstance(tokens_out, int) else len(text) // 4
+        usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
+        tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        if not isinstance(tokens_in, int):  # some servers omit usage: estimate ~4 characters a token
+            tokens_in = sum(len(str(message.get("content", ""))) for message in messages) // 4
+        if not isinstance(tokens_out, int):
+            tokens_out = len(text) // 4
         self._count(step, tokens_in=tokens_in, tokens_out=tokens_out)
         return text, tokens_in, tokens_out
 

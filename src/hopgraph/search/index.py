@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from scipy import sparse
@@ -35,6 +36,10 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self.table)
+
+    @cached_property
+    def row_of_chunk(self) -> dict[int, int]:
+        return self.table.row_of()
 
     def title_of_row(self, row: int) -> str:
         return self.table.titles[int(self.table.doc_ids[row])]

@@ -32,6 +32,7 @@ class ChunkTable:
     texts: list[str]
     text_hashes: list[str]
     titles: dict[int, str]  # document id → title
+    sources: dict[int, str] = field(default_factory=dict)  # document id → source (file path)
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -54,3 +54,57 @@ CREATE TABLE IF NOT EXISTS runs (
     finished_at TEXT NOT NULL,
     stats       TEXT NOT NULL
 );
+-- Knowledge graph. Raw facts are kept per (chunk, extractor): a re-run skips finished chunks, and
+-- the graph below is rebuilt from them after resolution. Deleting a chunk deletes its facts.
+CREATE TABLE IF NOT EXISTS facts (
+    chunk_id  INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    extractor TEXT NOT NULL,
+    payload   TEXT NOT NULL,
+    PRIMARY KEY (chunk_id, extractor)
+);
+CREATE TABLE IF NOT EXISTS extraction_failures (
+    chunk_id  INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    extractor TEXT NOT NULL,
+    error     TEXT NOT NULL,
+    at        TEXT NOT NULL,
+    PRIMARY KEY (chunk_id, extractor)
+);
+CREATE TABLE IF NOT EXISTS entities (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    aliases     TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS entity_sources (
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    chunk_id  INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    PRIMARY KEY (entity_id, chunk_id)
+);
+CREATE TABLE IF NOT EXISTS relations (
+    id          INTEGER PRIMARY KEY,
+    source      INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    relation    TEXT NOT NULL,
+    target      INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    description TEXT NOT NULL DEFAULT '',
+    valid_from  TEXT,
+    valid_until TEXT
+);
+CREATE TABLE IF NOT EXISTS relation_sources (
+    relation_id INTEGER NOT NULL REFERENCES relations(id) ON DELETE CASCADE,
+    chunk_id    INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    doc_id      INTEGER NOT NULL,
+    date        TEXT,
+    until       TEXT,
+    PRIMARY KEY (relation_id, chunk_id)
+);
+-- Merges below the confidence bound wait here for a person: pending, accepted or rejected.
+CREATE TABLE IF NOT EXISTS merge_reviews (
+    id     INTEGER PRIMARY KEY,
+    a      TEXT NOT NULL,
+    b      TEXT NOT NULL,
+    type   TEXT NOT NULL,
+    score  REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    UNIQUE (a, b, type)
+);

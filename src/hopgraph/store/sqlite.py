@@ -12,13 +12,14 @@ import numpy as np
 
 from hopgraph.errors import HopgraphError
 from hopgraph.store.base import ChunkTable, DocumentChange, GraphBuilder, GraphRows, RunRecord, StoredDocument
+from hopgraph.store.sqlite_knowledge import KnowledgeTables
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class SQLiteStore:
+class SQLiteStore(KnowledgeTables):
     def __init__(self, path: str) -> None:
         self.path = path
         if path != ":memory:":
@@ -107,8 +108,9 @@ class SQLiteStore:
         rows = self._db.execute(
             "SELECT c.id, c.doc_id, c.text, c.text_hash FROM chunks c JOIN documents d ON d.id = c.doc_id "
             "WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
-        titles = dict(self._db.execute("SELECT id, title FROM documents WHERE withdrawn_at IS NULL"))
-        return ChunkTable(
+        documents = self._db.execute("SELECT id, title, source FROM documents WHERE withdrawn_at IS NULL").fetchall()
+        titles = {doc_id: title for doc_id, title, _ in documents}
+        return ChunkTable(sources={doc_id: source for doc_id, _, source in documents},
             ids=np.asarray([r[0] for r in rows], dtype=np.int64),
             doc_ids=np.asarray([r[1] for r in rows], dtype=np.int64),
             texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows], titles=titles)
@@ -128,8 +130,21 @@ class SQLiteStore:
         links = self._db.execute("SELECT source_chunk, target_chunk, name_id FROM links").fetchall()
         return names, links
 
+    def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
+        ids = sorted(set(chunk_ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            found.update(self._db.execute(
+                f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part).fetchall())
+        return found
+
     def meta(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT key, value FROM meta"))
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", values.items())
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

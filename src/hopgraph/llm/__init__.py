@@ -1,0 +1,18 @@
+"""LLM access for extraction: an OpenAI-compatible chat client with retries, and reply caches."""
+
+from hopgraph.llm.cache import CachedReply, LLMCache, LLMError, ReplayLLMCache, SQLiteLLMCache, cache_key
+from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, strip_fences
+
+__all__ = [
+    "CachedReply",
+    "LLMCache",
+    "LLMClient",
+    "LLMError",
+    "LLMRequest",
+    "LLMResult",
+    "ReplayLLMCache",
+    "SQLiteLLMCache",
+    "StepUsage",
+    "cache_key",
+    "strip_fences",
+]

@@ -1,0 +1,122 @@
+"""Path queries over the knowledge graph: every route into (or out of) an entity, hop by hop.
+
+Breadth-first, so shorter paths come first; a node may not repeat *within* a path, but there is
+no global seen-set, so two routes through different intermediates are both reported.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import asdict, dataclass
+
+from hopgraph.errors import InputError
+from hopgraph.knowledge_graph import Entity, KnowledgeGraph
+from hopgraph.resolution import normalise
+
+
+@dataclass(frozen=True)
+class Hop:
+    source: str
+    relation: str
+    target: str
+    chunk_id: int
+    doc_id: int
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+Path = list[Hop]
+
+
+def find_entity(graph: KnowledgeGraph, name: str) -> Entity:
+    """By name or alias (case-insensitive), then by normalised name; else an error with suggestions."""
+    entity = graph.find(name)
+    if entity is not None:
+        return entity
+    key = normalise(name)
+    for candidate in graph.entities.values():
+        if key and any(normalise(s) == key for s in (candidate.name, *candidate.aliases)):
+            return candidate
+    close = sorted(e.name for e in graph.entities.values() if key and key.split()[0] in normalise(e.name))[:5]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise InputError(f"no entity called {name!r} in the knowledge graph{hint}")
+
+
+def parse_follow(spec: str | None) -> dict[str, str] | None:
+    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; None = all forward."""
+    if not spec:
+        return None
+    follow = {}
+    for part in spec.split(","):
+        relation, _, way = part.strip().partition(":")
+        way = way.strip().lower() or "forward"
+        if way not in ("forward", "reverse") or not relation.strip():
+            raise InputError(f"--follow item {part!r}: use RELATION or RELATION:forward|reverse")
+        follow[relation.strip().upper()] = way
+    return follow
+
+
+def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, str] | None) -> list[tuple[int, int]]:
+    """(relation position, far entity) for each edge a walk may take from `node`.
+
+    Walking "in" to a node takes the edges that point at it (u → node) for relations followed
+    forward, and the edges that leave it (node → u) for relations followed in reverse — so with
+    SUPPLIES reversed, "depends on" chains (a buyer ← its supplier ← …) are walked the right way.
+    """
+    pointing_in, pointing_out = graph.in_edges[node], graph.out_edges[node]
+    if direction == "out":
+        pointing_in, pointing_out = pointing_out, pointing_in
+    steps = []
+    for positions, way in ((pointing_in, "forward"), (pointing_out, "reverse")):
+        for position in positions:
+            relation = graph.relations[position]
+            if (follow is None and way == "forward") or (follow and follow.get(relation.relation) == way):
+                steps.append((position, relation.source if relation.target == node else relation.target))
+    return sorted(steps, key=lambda step: -graph.relations[step[0]].weight)
+
+
+def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
+               end_type: str | None = None, follow: dict[str, str] | None = None,
+               as_of: str | None = None) -> list[Path]:
+    """Paths that lead to `to` (direction "in") or away from it ("out"), shortest first.
+
+    Each path is listed from its far end to `to` ("in") or from `to` outwards ("out"), every hop as
+    the stored edge (source, relation, target) with the chunk that states it. `follow` chooses the
+    relations walked and their sense (default: all, forward); `as_of` keeps only relations that hold
+    on that date. With `end_type`, only paths whose far end has that type are reported; shorter paths
+    are still walked through.
+    """
+    if direction not in ("in", "out"):
+        raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
+    if max_hops < 1 or max_paths < 1:
+        raise InputError("max hops and max paths must be at least 1")
+    start = find_entity(graph, to)
+    wanted = end_type.upper() if end_type else None
+    found: list[Path] = []
+    queue: deque[tuple[int, tuple[int, ...], frozenset[int]]] = deque([(start.id, (), frozenset({start.id}))])
+    while queue and len(found) < max_paths:
+        node, edges, on_path = queue.popleft()
+        if len(edges) >= max_hops:
+            continue
+        for position, far in _steps(graph, node, direction, follow):
+            if far in on_path or not graph.relations[position].holds_on(as_of):
+                continue
+            route = (*edges, position)
+            if wanted is None or graph.entities[far].type == wanted:
+                found.append(_as_hops(graph, route, direction))
+                if len(found) >= max_paths:
+                    break
+            queue.append((far, route, on_path | {far}))
+    return found
+
+
+def _as_hops(graph: KnowledgeGraph, route: tuple[int, ...], direction: str) -> Path:
+    ordered = reversed(route) if direction == "in" else iter(route)  # far end first for "in"
+    hops = []
+    for position in ordered:
+        relation = graph.relations[position]
+        first = min(relation.sources, key=lambda s: s.chunk_id)
+        hops.append(Hop(graph.entities[relation.source].name, relation.relation,
+                        graph.entities[relation.target].name, first.chunk_id, first.doc_id))
+    return hops
