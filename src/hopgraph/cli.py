@@ -86,7 +86,8 @@ def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
 @app.command("eval")
 def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records (JSON list or JSONL).")],
           corpus: Annotated[Path | None, typer.Option("--corpus", help="JSON list of {title, text}.")] = None,
-          methods: Annotated[str, typer.Option("--methods", help="Comma-separated methods.")] =
+          methods: Annotated[str, typer.Option("--methods", help="Comma-separated methods; `local` = local "
+                                                                  "search over the no-LLM concept graph.")] =
           "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links",
           top: Annotated[int, typer.Option("--top", "-k", min=1, max=100)] = 5,
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,

@@ -116,6 +116,8 @@ class HopGraph:
         from hopgraph.extract.concepts import EXTRACTOR, concept_facts
         from hopgraph.progress import counter
 
+        stale = [e for e in self.store.extractors() if e.split("-")[0] == "nlp" and e != EXTRACTOR]
+        self.store.drop_facts(stale)  # facts of an older concept extractor would duplicate the new ones
         pending = self.store.pending_chunks(EXTRACTOR)
         update, close = counter("concepts", self.quiet)
         try:

@@ -12,8 +12,9 @@ from hopgraph.extract.facts import ChunkFacts, RawEntity, RawRelation
 from hopgraph.extract.nlp import LEAD, NOUN_CHUNK, Concept, concepts
 from hopgraph.resolution import normalise
 
-EXTRACTOR = "nlp"
-# spaCy labels → our entity types; numbers, dates and amounts are not concepts.
+EXTRACTOR = "nlp-2"  # bump when concepts change: stored facts of an older version are redone
+# spaCy labels → our entity types; numbers, dates and amounts are not concepts. A lead subject is
+# untyped, so that resolution joins it to the typed entity of the same name ("Adriana Trigiani", PERSON).
 LABEL_TYPES = {
     "PERSON": "PERSON",
     "ORG": "ORG",
@@ -27,7 +28,7 @@ LABEL_TYPES = {
     "LAW": "CONCEPT",
     "LANGUAGE": "CONCEPT",
     NOUN_CHUNK: "CONCEPT",
-    LEAD: "CONCEPT",
+    LEAD: "",
 }
 _STOP = frozenset(
     [

@@ -25,8 +25,10 @@ The rule — text says what it is about in its first sentence, and names it the 
 4. Corpus resolution (`short_forms`): a text writing "Tim Russert" names the document about
    "Timothy John Russert" — same surname, and the given name is a prefix of the document's, or
    shorter and sharing its first three letters ("Andy"/"Andrew").
-Measured in bench/names_from_text.py (and what did not help: lowercase leads, surname-only
-aliases, person forms for every lead, a filter of names claimed by several paragraphs).
+bench/names_from_text.py measures the rule. Tried when it was chosen, and left out because it did
+not help: lowercase leads ("The princess cut"), surname-only aliases (many wrong links), person
+forms for every lead, the subject of any first verb, spaCy's PERSON span as an alias, dropping
+names that several paragraphs claim, "born X" birth names.
 """
 
 from __future__ import annotations

@@ -31,8 +31,19 @@ class SQLiteStore(KnowledgeTables):
             self._db.execute("PRAGMA synchronous=NORMAL")
             schema = resources.files("hopgraph.store").joinpath("schema.sql").read_text(encoding="utf-8")
             self._db.executescript(schema)
+            self._add_missing_columns()
         except sqlite3.DatabaseError as err:
             raise HopgraphError(f"{path}: not a hopgraph store ({err})") from None
+
+    # Columns added after a store format was first released: (table, column, declaration).
+    _ADDED_COLUMNS = (("relations", "valid_until", "TEXT"), ("relation_sources", "until", "TEXT"))
+
+    def _add_missing_columns(self) -> None:
+        """Bring a store written by an earlier version up to the current schema, in place."""
+        for table, column, declaration in self._ADDED_COLUMNS:
+            present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def close(self) -> None:
         self._db.close()

@@ -34,6 +34,14 @@ class KnowledgeTables:
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
                 [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
 
+    def drop_facts(self, extractors: Sequence[str]) -> None:
+        """Forget every fact of these extractors (an older version of an extractor, say)."""
+        with self._transaction():  # type: ignore[attr-defined]
+            self._db.executemany("DELETE FROM facts WHERE extractor = ?", [(e,) for e in extractors])
+
+    def extractors(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT DISTINCT extractor FROM facts")]
+
     def has_facts(self) -> bool:
         return self._db.execute("SELECT 1 FROM facts LIMIT 1").fetchone() is not None
 
