@@ -49,16 +49,23 @@ def prf(true_positive: int, predicted: int, actual: int) -> dict[str, float]:
 
 
 def edge_quality(hg: HopGraph, gold_rows: list[dict[str, str]]) -> dict[str, Any]:
+    """Gold edges are counted by their names; one is found when both names resolve to entities of the
+    graph and the graph holds that relation between them (so recall's denominator never shrinks).
+    Precision: the share of the graph's relations that are some gold edge."""
     graph = hg.knowledge_graph
     doc_names = {doc_id: Path(src).name for doc_id, src in hg.store.chunk_table().sources.items()}
     predicted = {(r.source, r.relation, r.target): r for r in graph.relations}
-    gold: dict[tuple[int | None, str, int | None], set[str]] = {}
+    gold: dict[tuple[str, str, str], set[str]] = {}
     for row in gold_rows:
-        key = (entity_id(graph, row["subject"]), row["relation"], entity_id(graph, row["object"]))
-        gold.setdefault(key, set()).add(row["doc"])
-    hits = [key for key in gold if key in predicted]
-    cited = sum(1 for key in hits if gold[key] & {doc_names.get(s.doc_id) for s in predicted[key].sources})
-    return {**prf(len(hits), len(predicted), len(gold)), "correct_citations": cited}
+        gold.setdefault((row["subject"], row["relation"], row["object"]), set()).add(row["doc"])
+    hits = {names: (entity_id(graph, names[0]), names[1], entity_id(graph, names[2])) for names in gold}
+    hits = {names: key for names, key in hits.items() if key in predicted}
+    cited = sum(1 for names, key in hits.items() if gold[names] & {doc_names.get(s.doc_id)
+                                                                     for s in predicted[key].sources})
+    correct = len(set(hits.values()))
+    return {"precision": round(correct / len(predicted), 3) if predicted else 0.0,
+            "recall": round(len(hits) / len(gold), 3), "gold_found": len(hits), "gold": len(gold),
+            "predicted": len(predicted), "correct_citations": cited}
 
 
 def chain_quality(hg: HopGraph, chains: list[dict[str, Any]]) -> dict[str, Any]:
@@ -67,8 +74,11 @@ def chain_quality(hg: HopGraph, chains: list[dict[str, Any]]) -> dict[str, Any]:
     per_chain, tp, n_found, n_gold, hops_cited, hops_total = [], 0, 0, 0, 0, 0
     for chain in chains:
         query = chain["query"]
-        found = find_paths(graph, query.get("to") or query["from"], query["direction"], query["max_hops"],
-                           1000, query.get("end_type"), query.get("follow"), query.get("as_of"))
+        try:
+            found = find_paths(graph, query.get("to") or query["from"], query["direction"], query["max_hops"],
+                               1000, query.get("end_type"), query.get("follow"), query.get("as_of"))
+        except InputError:  # the graph lacks the query's entity (an extracted graph may)
+            found = []
         as_key = lambda hops: frozenset((entity_id(graph, h["source"]), h["relation"],  # noqa: E731
                                          entity_id(graph, h["target"])) for h in hops)
         gold = {as_key(p): p for p in chain["paths"]}
@@ -113,9 +123,17 @@ def llm_graph(tmp: str, replies: Path, gold_rows: list[dict[str, str]], chains: 
         hg.index([CORPUS / "docs"], CORPUS / "aliases.csv")
         report = hg.extract(client)
         graph = hg.knowledge_graph
-        return {"model": model, "chunks": report.chunks, "failed": len(report.failed), "skipped": report.skipped,
+        # Score only the documents whose replies were recorded (a partial recording is a slice).
+        failed = {chunk for chunk, _ in report.failed}
+        table = hg.store.chunk_table()
+        done = {Path(table.sources[int(d)]).name for c, d in zip(table.ids, table.doc_ids, strict=True)
+                if int(c) not in failed}
+        rows = [row for row in gold_rows if row["doc"] in done]
+        covered = [c for c in chains if all(h["doc"] in done for p in c["paths"] for h in p)]
+        return {"model": model, "documents_scored": len(done), "chunks": report.chunks,
+                "not_recorded": len(report.failed), "skipped": report.skipped,
                 "entities": len(graph.entities), "relations": len(graph.relations),
-                "edges": edge_quality(hg, gold_rows), "chains": chain_quality(hg, chains)}
+                "edges": edge_quality(hg, rows), "chains": chain_quality(hg, covered) if covered else None}
 
 
 def main() -> None:
