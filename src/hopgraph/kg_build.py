@@ -7,7 +7,6 @@ one transaction, so a withdrawn document's relations disappear with its chunks.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,12 +15,13 @@ from hopgraph.config import Settings
 from hopgraph.embed import Embedder
 from hopgraph.extract.facts import ChunkFacts
 from hopgraph.extract.triples import read_triples, source_texts, triple_facts
-from hopgraph.knowledge_graph import KnowledgeGraph, assemble
+from hopgraph.knowledge_graph import assemble
 from hopgraph.model import Document
 from hopgraph.names import GazetteerEntry
 from hopgraph.pipeline import index_documents
 from hopgraph.resolution import resolve
 from hopgraph.store import ChunkTable
+from hopgraph.store.base import rows_by_document
 from hopgraph.store.sqlite import SQLiteStore
 
 
@@ -84,9 +84,7 @@ def import_triples(store: SQLiteStore, embedder: Embedder, path: Path, settings:
                     replace_sources={generated_source})
     table = store.chunk_table()
     doc_of = _documents_by_name(table)
-    rows_of_doc: dict[int, list[int]] = defaultdict(list)
-    for row, doc_id in enumerate(table.doc_ids.tolist()):
-        rows_of_doc[doc_id].append(row)
+    rows_of_doc = rows_by_document(table.doc_ids)
     chunk_of = {i: _stating_chunk(table, rows_of_doc[doc_of[t.source]], t.subject, t.object)
                 for i, t in enumerate(parsed.triples)}
     store.replace_facts(f"triples:{path.name}", triple_facts(parsed.triples, chunk_of, f"triples:{path.name}"))
@@ -114,6 +112,3 @@ def _stating_chunk(table: ChunkTable, rows: list[int], subject: str, object_: st
                 return int(table.ids[row])
     raise AssertionError("a document always has a chunk")
 
-
-def knowledge_graph(store: SQLiteStore) -> KnowledgeGraph:
-    return store.knowledge_graph()

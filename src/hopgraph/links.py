@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hopgraph.names import GazetteerEntry, MentionFinder, apply_filters, find_mentions, names_for_documents
-from hopgraph.store.base import ChunkTable, GraphRows
+from hopgraph.store.base import ChunkTable, GraphRows, rows_by_document
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,7 @@ def build_links(mention_rows: np.ndarray, mention_names: np.ndarray, name_docs: 
 
     `mention_names` holds name ids; `name_docs` maps a kept name id to the documents it names.
     """
-    rows_of_doc: dict[int, list[int]] = defaultdict(list)
-    for row, doc in enumerate(chunk_docs.tolist()):
-        rows_of_doc[doc].append(row)
+    rows_of_doc = rows_by_document(chunk_docs)
     seen: set[tuple[int, int]] = set()
     source, target, names = [], [], []
     for row, name_id in zip(mention_rows.tolist(), mention_names.tolist(), strict=True):
@@ -44,7 +42,7 @@ def build_links(mention_rows: np.ndarray, mention_names: np.ndarray, name_docs: 
         for doc in name_docs.get(name_id, ()):
             if doc == own_doc:
                 continue
-            for target_row in rows_of_doc[doc]:
+            for target_row in rows_of_doc.get(doc, ()):
                 if (row, target_row) not in seen:
                     seen.add((row, target_row))
                     source.append(row)

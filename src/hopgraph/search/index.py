@@ -19,6 +19,7 @@ from hopgraph.errors import HopgraphError
 from hopgraph.keyword import KeywordIndex
 from hopgraph.names import MentionFinder
 from hopgraph.store import ChunkTable, Store
+from hopgraph.store.base import rows_by_document
 
 
 @dataclass
@@ -61,9 +62,7 @@ def load_search_index(store: Store, embedder: Embedder) -> SearchIndex:
     link_rows = np.asarray([(row_of[s], row_of[t], name_id) for s, t, name_id in links
                             if s in row_of and t in row_of], dtype=np.int64).reshape(-1, 3)
     link_matrix = sparse.csr_matrix((link_rows[:, 2], (link_rows[:, 0], link_rows[:, 1])), shape=(n, n))
-    rows_of_doc: dict[int, list[int]] = defaultdict(list)
-    for row, doc in enumerate(table.doc_ids.tolist()):
-        rows_of_doc[doc].append(row)
+    rows_of_doc = rows_by_document(table.doc_ids)
     rows_named: dict[str, list[int]] = defaultdict(list)  # case-folded surface → rows
     display: dict[str, str] = {}  # case-folded surface → the name as a document writes it
     for _, surface, doc_id, filtered in names:

@@ -23,6 +23,14 @@ class StoredDocument:
     content_hash: str
 
 
+def rows_by_document(doc_ids: np.ndarray) -> dict[int, list[int]]:
+    """Document id → the chunk rows of that document, in row order."""
+    rows: dict[int, list[int]] = {}
+    for row, doc in enumerate(doc_ids.tolist()):
+        rows.setdefault(doc, []).append(row)
+    return rows
+
+
 @dataclass
 class ChunkTable:
     """The active chunks, row-aligned: row i of every array is the same chunk."""
