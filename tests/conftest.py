@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from fake_llm import fake, make_client, server  # noqa: F401  (fixtures: a fake LLM server on 127.0.0.1)
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.model import Document

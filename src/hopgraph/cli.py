@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from hopgraph import cli_graph
+from hopgraph import cli_communities, cli_graph
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
@@ -119,6 +119,7 @@ def demo(store: StoreOpt = None, quiet: QuietOpt = False) -> None:
 
 
 cli_graph.register(app)
+cli_communities.register(app)
 
 
 def main() -> None:

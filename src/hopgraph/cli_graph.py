@@ -34,11 +34,20 @@ def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relat
 
 
 def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Option(min=0, max=5)] = None,
+            concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM concept graph (spaCy entities "
+                                                   "and noun phrases, co-occurrence edges), even with an LLM "
+                                                   "configured.")] = False,
             quiet: QuietOpt = False) -> None:
-    """Extract entities and relations from every chunk with the configured LLM (resumable)."""
+    """Extract entities and relations from every chunk (resumable): with the configured LLM, else the
+    no-LLM concept graph."""
     from hopgraph.progress import counter
 
     with _open(store, quiet) as hg:
+        if concepts or not hg.has_llm:
+            graph = hg.extract_concepts()
+            why = "as asked" if concepts else "no LLM configured"
+            typer.echo(f"concept graph ({why}): {graph.entities} entities, {graph.relations} relations")
+            return
         update, close = counter("extracting", quiet)
         try:
             report = hg.extract(gleanings=gleanings, progress=update)

@@ -42,6 +42,12 @@ class Settings:
     # ask a person (`hopgraph review-merges`).
     merge_auto: float = 0.93
     merge_review: float = 0.80
+    # Communities (hierarchical Leiden) and their reports: communities larger than this are split
+    # again one level down, at most `community_levels` deep; an LLM report reads at most
+    # `report_tokens` of material (else its children's reports stand in).
+    community_max_size: int = 10
+    community_levels: int = 4
+    report_tokens: int = 6000
 
 
 def _coerce(value: Any, like: Any, key: str) -> Any:

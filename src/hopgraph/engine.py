@@ -10,6 +10,8 @@ from hopgraph.config import Settings, load_settings
 from hopgraph.embed import Embedder, make_embedder
 from hopgraph.errors import HopgraphError
 from hopgraph.extract.llm import ExtractReport, Vocabulary, extract_pending
+from hopgraph.graph.communities import CommunityTree, build_communities
+from hopgraph.graph.reports import EXTRACTIVE, CommunityReport, ReportRun, extractive_reports, llm_reports
 from hopgraph.graph_answer import GraphAnswer, answer_question
 from hopgraph.knowledge_graph import KnowledgeGraph
 from hopgraph.llm import LLMClient, SQLiteLLMCache
@@ -156,6 +158,38 @@ class HopGraph:
         return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
                             self.settings.rrf_k)
 
+    # --- communities and reports -------------------------------------------------------------------
+
+    def communities(self, rebuild: bool = False) -> CommunityTree:
+        """The hierarchical Leiden tree of the current knowledge graph (built once, then stored)."""
+        tree = None if rebuild else self.store.community_tree()
+        if tree is None:
+            graph = self.knowledge_graph
+            if not graph.relations:
+                raise HopgraphError("the knowledge graph has no relations yet: run `hopgraph extract` "
+                                    "(the no-LLM concept graph, or the LLM's) or `hopgraph import-triples` first")
+            tree = build_communities(graph, self.settings.community_max_size, self.settings.community_levels)
+            self.store.replace_communities(tree)
+        return tree
+
+    def reports(self, use_llm: bool | None = None, progress: object = None) -> ReportRun:
+        """A report per community: by the LLM when one is configured (or `use_llm`), else extractive.
+        Reports are stored by content hash; only communities that changed are written again."""
+        tree, graph = self.communities(), self.knowledge_graph
+        writer = self.llm() if (self.has_llm if use_llm is None else use_llm) else None
+        stored = self.store.stored_reports(writer.model if writer else EXTRACTIVE)
+        if writer is not None:
+            run = llm_reports(graph, tree, writer, self.chunk_texts, self.settings.report_tokens, stored,
+                              progress)  # type: ignore[arg-type]
+        else:
+            # Extractive ratings are relative to a level's largest community: all or none are reused.
+            if all(c.hash in stored for c in tree.communities):
+                run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
+            else:
+                run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
+        self.store.save_reports([r for r in run.reports if r.hash not in stored])
+        return run
+
     def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
         return Budget(top=self.settings.top if top is None else top,
                       seeds=self.settings.seeds if seeds is None else seeds)
@@ -179,3 +213,9 @@ class HopGraph:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def _at(report: CommunityReport, community_id: int, level: int) -> CommunityReport:
+    """A stored report placed at the community that has its content now (ids change per build)."""
+    report.community_id, report.level = community_id, level
+    return report

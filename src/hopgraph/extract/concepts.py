@@ -12,7 +12,7 @@ from hopgraph.extract.facts import ChunkFacts, RawEntity, RawRelation
 from hopgraph.extract.nlp import LEAD, NOUN_CHUNK, Concept, concepts
 from hopgraph.resolution import normalise
 
-EXTRACTOR = "nlp-2"  # bump when concepts change: stored facts of an older version are redone
+EXTRACTOR = "nlp-3"  # bump when concepts change: stored facts of an older version are redone
 # spaCy labels → our entity types; numbers, dates and amounts are not concepts. A lead subject is
 # untyped, so that resolution joins it to the typed entity of the same name ("Adriana Trigiani", PERSON).
 LABEL_TYPES = {
@@ -61,6 +61,7 @@ _STOP = frozenset(
         "ones",
     ]
 )
+_DETERMINERS = frozenset(["a", "an", "the", "some", "any", "no", "every", "each", "all", "such", "own"])
 MAX_PER_CHUNK = 12  # co-occurrence edges grow with the square of this
 
 
@@ -68,12 +69,13 @@ def keep(concept: Concept) -> str:
     """The concept's name if it is worth a node: typed, and more than a pronoun or a lone common word."""
     if concept.label not in LABEL_TYPES:
         return ""
-    name = concept.surface.strip()
+    name = " ".join(concept.surface.split())  # hard-wrapped text puts line breaks inside names
     words = normalise(name).split()
     if not words or all(w in _STOP for w in words):
         return ""
-    if concept.label == NOUN_CHUNK and not any(ch.isupper() for ch in name) and len(words) < 2:
-        return ""  # "the film", "a city": too generic to join chunks
+    content = [w for w in words if w not in _STOP and w not in _DETERMINERS]
+    if concept.label == NOUN_CHUNK and not any(ch.isupper() for ch in name) and len(content) < 2:
+        return ""  # "the film", "a moment", "its head": too generic to join chunks
     return name
 
 

@@ -108,3 +108,24 @@ CREATE TABLE IF NOT EXISTS merge_reviews (
     status TEXT NOT NULL DEFAULT 'pending',
     UNIQUE (a, b, type)
 );
+-- Communities of the current knowledge graph (rebuilt with it: entity ids change on every build).
+-- Reports outlive them, keyed by the community's content hash and the writer (extractive or a
+-- model): an update rebuilds the tree, and every community whose content did not change finds
+-- its report again instead of paying for a new one.
+CREATE TABLE IF NOT EXISTS communities (
+    id     INTEGER PRIMARY KEY,
+    level  INTEGER NOT NULL,
+    parent INTEGER REFERENCES communities(id) ON DELETE CASCADE,
+    hash   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS community_members (
+    community_id INTEGER NOT NULL REFERENCES communities(id) ON DELETE CASCADE,
+    entity_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    PRIMARY KEY (community_id, entity_id)
+);
+CREATE TABLE IF NOT EXISTS community_reports (
+    hash    TEXT NOT NULL,
+    model   TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (hash, model)
+);

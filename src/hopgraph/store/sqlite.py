@@ -12,6 +12,7 @@ import numpy as np
 
 from hopgraph.errors import HopgraphError
 from hopgraph.store.base import ChunkTable, DocumentChange, GraphBuilder, GraphRows, RunRecord, StoredDocument
+from hopgraph.store.sqlite_communities import CommunityTables
 from hopgraph.store.sqlite_knowledge import KnowledgeTables
 
 
@@ -19,7 +20,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class SQLiteStore(KnowledgeTables):
+class SQLiteStore(KnowledgeTables, CommunityTables):
     def __init__(self, path: str) -> None:
         self.path = path
         if path != ":memory:":

@@ -78,7 +78,9 @@ class KnowledgeTables:
     def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:
         """One transaction: the graph replaces the previous one; new review candidates are added."""
         with self._transaction():  # type: ignore[attr-defined]
-            for table in ("relation_sources", "relations", "entity_sources", "entities"):
+            # The community tree names entity ids of the old graph: it goes with it (reports stay).
+            for table in ("community_members", "communities", "relation_sources", "relations",
+                          "entity_sources", "entities"):
                 self._db.execute(f"DELETE FROM {table}")
             self._db.executemany(
                 "INSERT INTO entities (id, name, type, description, aliases) VALUES (?, ?, ?, ?, ?)",

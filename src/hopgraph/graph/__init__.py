@@ -1,0 +1,1 @@
+"""Corpus-level graph algorithms: communities (Leiden), Personalized PageRank."""
