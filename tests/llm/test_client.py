@@ -112,6 +112,25 @@ def test_invalid_schema_every_time_fails_after_all_attempts(fake: FakeLLM,
     assert not isinstance(caught.value.__cause__, pydantic.ValidationError)
 
 
+def cut_off(content: str) -> Reply:
+    reply = chat(content, {"prompt_tokens": 40, "completion_tokens": 64})
+    reply.body["choices"][0]["finish_reason"] = "length"
+    return reply
+
+
+def test_a_reply_cut_off_at_max_tokens_is_not_retried_at_temperature_0(
+        fake: FakeLLM, make_client: Callable[..., LLMClient]) -> None:
+    fake.responder = lambda request: cut_off('{"subject": "Acme", "relation": "SUPPLIES", "target": "Glo')
+    client = make_client(max_retries=3)
+    with pytest.raises(LLMError, match="cut off at max_tokens=64"):
+        client.complete_json(MESSAGES, Fact, max_tokens=64)
+    assert len(fake.requests) == 1  # the same request would be cut at the same place
+    fake.reset()
+    fake.script.extend([cut_off('{"subject": "Ac'), good()])
+    assert client.complete_json(MESSAGES, Fact, temperature=0.7).value.target == "Globex"  # sampling: retry
+    assert len(fake.requests) == 2
+
+
 def test_429_honours_retry_after(fake: FakeLLM, make_client: Callable[..., LLMClient]) -> None:
     fake.script.extend([Reply(429, {"error": "slow down"}, {"Retry-After": "0"}), good()])
     client = make_client(backoff=5.0)  # the exponential backoff would take 5-10 s: Retry-After wins

@@ -187,8 +187,9 @@ class LLMClient:
         problem = "no attempt made"
         for attempt in range(self.max_retries + 1):
             try:
-                text, tokens_in, tokens_out = self._post(messages, response_model, max_tokens, temperature, step)
-                value = self._validate(text, response_model)
+                text, tokens_in, tokens_out, finish = self._post(messages, response_model, max_tokens, temperature,
+                                                                 step)
+                value = self._validate_reply(text, response_model, finish, max_tokens, temperature)
             except _Retry as retry:
                 problem = str(retry)
                 if attempt < self.max_retries:
@@ -206,9 +207,10 @@ class LLMClient:
         return delay + random.uniform(0, delay)  # jitter: parallel workers do not retry in lockstep
 
     def _post(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
-              max_tokens: int, temperature: float, step: str) -> tuple[str, int, int]:
+              max_tokens: int, temperature: float, step: str) -> tuple[str, int, int, str]:
         """One request (plus the one-time json_schema → json_object fallback); returns the reply
-        text and its tokens, raises `_Retry` for transient problems and `LLMError` for final ones."""
+        text, its tokens and finish reason; raises `_Retry` for transient problems and `LLMError`
+        for final ones."""
         while True:
             fallback_possible = response_model is not None and not self._json_object_only
             body = self._body(messages, response_model, max_tokens, temperature)
@@ -252,10 +254,11 @@ class LLMClient:
                 "name": response_model.__name__, "schema": schema, "strict": True}}
         return body
 
-    def _read(self, response: httpx.Response, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int]:
+    def _read(self, response: httpx.Response, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int, str]:
         try:
             payload = response.json()
             text = payload["choices"][0]["message"]["content"]
+            finish = str(payload["choices"][0].get("finish_reason") or "")
         except (ValueError, KeyError, IndexError, TypeError) as err:
             raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {response.text[:200]!r}") from None
         if not isinstance(text, str) or not text.strip():
@@ -267,7 +270,19 @@ class LLMClient:
         if not isinstance(tokens_out, int):
             tokens_out = len(text) // 4
         self._count(step, tokens_in=tokens_in, tokens_out=tokens_out)
-        return text, tokens_in, tokens_out
+        return text, tokens_in, tokens_out, finish
+
+    def _validate_reply(self, text: str, response_model: type[pydantic.BaseModel] | None, finish: str,
+                        max_tokens: int, temperature: float) -> Any:
+        try:
+            return self._validate(text, response_model)
+        except _Retry as retry:
+            if finish == "length" and temperature == 0:
+                # Cut off at max_tokens: at temperature 0 the same request is cut at the same place,
+                # so a retry would only pay for the same tokens again (a small model's repetition loop).
+                raise LLMError(f"LLM {self.model!r}: reply cut off at max_tokens={max_tokens} and invalid; "
+                               f"not retried ({retry})") from None
+            raise
 
     @staticmethod
     def _validate(text: str, response_model: type[pydantic.BaseModel] | None) -> Any:
