@@ -55,6 +55,7 @@ def same_entity(resolution, a: str, b: str, type_: str = "ORG") -> bool:
     ("Mrs Anita Desai", "anita desai"),
     ("The Acme Co", "acme"),
     ("Kallur, Steel & Co.", "kallur steel"),
+    ("Sreevar Metals Group", "sreevar metals"),
 ])
 def test_normalise_strips_legal_suffixes_honorifics_punctuation_and_the(raw, expected):
     assert normalise(raw) == expected

@@ -27,7 +27,8 @@ from hopgraph.embed import Embedder
 from hopgraph.names import GazetteerEntry
 
 LEGAL_SUFFIXES = {"pvt", "private", "ltd", "limited", "inc", "incorporated", "llc", "llp", "plc", "gmbh", "ag",
-                  "co", "corp", "corporation", "company", "sa", "sas", "spa", "bv", "nv", "pty", "kg", "oy", "ab"}
+                  "co", "corp", "corporation", "company", "sa", "sas", "spa", "bv", "nv", "pty", "kg", "oy", "ab",
+                  "group"}  # "Sreevar Metals Group" is the group "Sreevar Metals" heads, for a supply chain
 HONORIFICS = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "shri", "smt"}
 UNKNOWN = ""
 BRANDED_TYPES = {"PRODUCT", "COMPONENT"}

@@ -148,6 +148,15 @@ def test_find_entity_by_normalised_name():
     assert find_entity(NAMED, "The Corvane Brake Systems Limited").id == 2
 
 
+def test_find_entity_by_a_longer_or_shorter_form_of_exactly_one_name():
+    assert find_entity(NAMED, "Corvane Brake Systems India").id == 2  # a longer form
+    assert find_entity(NAMED, "Corvane Brake").id == 2  # a shorter one
+    assert find_entity(NAMED, "Anvaya").id == 1  # word for word: "Anvayam Foundries" does not fit
+    with pytest.raises(InputError):  # "Anvaya" begins both names: ambiguous, refused
+        find_entity(KnowledgeGraph({1: Entity(1, "Anvaya Foundry", "ORG"), 2: Entity(2, "Anvaya Steel", "ORG")}),
+                    "Anvaya")
+
+
 def test_an_unknown_entity_is_an_input_error_with_suggestions():
     with pytest.raises(InputError, match=r"no entity called 'Anvaya Steel'.*did you mean ") as error:
         find_entity(NAMED, "Anvaya Steel")

@@ -38,9 +38,21 @@ def find_entity(graph: KnowledgeGraph, name: str) -> Entity:
     for candidate in graph.entities.values():
         if key and any(normalise(s) == key for s in (candidate.name, *candidate.aliases)):
             return candidate
+    # A longer or shorter form of one entity's name, word for word ("Plushon Seating Systems" for
+    # "Plushon"): taken only when exactly one entity fits, as resolution's short-form rule does.
+    fits = {c.id: c for c in graph.entities.values()
+            for s in (c.name, *c.aliases) if key and _word_prefix(normalise(s), key)}
+    if len(fits) == 1:
+        return next(iter(fits.values()))
     close = sorted(e.name for e in graph.entities.values() if key and key.split()[0] in normalise(e.name))[:5]
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise InputError(f"no entity called {name!r} in the knowledge graph{hint}")
+
+
+def _word_prefix(a: str, b: str) -> bool:
+    """Whether one of the two names is the other's first words."""
+    short, long = sorted((a, b), key=len)
+    return bool(short) and long.startswith(short + " ")
 
 
 def parse_follow(spec: str | None) -> dict[str, str] | None:
