@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/retrieval.py [--data-dir ../shared/data] [--out bench/results/retrieval.json]
 
-For each shared set: a fresh index (embed + BM25 + names + links, timed), the six methods at top 5
-by question type with query latency, the effect of the name filter (on vs off) and of the RRF k.
+For each shared set: a fresh index (embed + BM25 + names + links, timed), the six methods plus
+`ppr`, `hybrid+names+links+ppr` and `auto` (the router) at top 5 by question type with query
+latency, the effect of the name filter (on vs off) and of the RRF k.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 
 from hopgraph.config import Settings
 from hopgraph.eval import format_table, run_eval
+from hopgraph.search.methods import METHODS
 from hopgraph.store import open_store
 
 SETS = {"hotpotqa": "hotpotqa/hotpotqa_200.json", "2wiki": "2wikimultihopqa/2wiki_dev_500.json"}
 GRAPH_METHODS = ["hybrid+links", "hybrid+names+links"]
+MAIN_METHODS = [*METHODS, "ppr", "hybrid+names+links+ppr", "auto"]  # issue 4: the walk and the router
 
 
 def hub_report(store_path: str, top: int = 8) -> dict[str, Any]:
@@ -45,8 +48,8 @@ def summary(result: dict[str, Any]) -> dict[str, Any]:
 def bench_set(name: str, data: Path, workdir: Path, quiet: bool) -> dict[str, Any]:
     store = str(workdir / f"{name}.db")
     started = time.perf_counter()
-    main = run_eval(data, store=store, settings=Settings(), quiet=quiet)
-    print(f"\n== {name}: fresh index + six methods in {time.perf_counter() - started:.0f} s")
+    main = run_eval(data, store=store, settings=Settings(), methods=MAIN_METHODS, quiet=quiet)
+    print(f"\n== {name}: fresh index + {len(MAIN_METHODS)} methods in {time.perf_counter() - started:.0f} s")
     print(format_table(main))
     print(f"index seconds: {json.dumps(main['index_seconds'])}")
     out: dict[str, Any] = {"main": main, "graph_filtered": hub_report(store)}

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from test_cli_graph are "redefined" as test arguments)
 """The community commands: communities (--json, --rebuild), reports (--extractive, --estimate), and
 `extract` falling to the no-LLM concept graph when no model is configured."""
 

@@ -23,6 +23,8 @@ from hopgraph.search.local import GraphView, LocalBudget, LocalResult, local_sea
 from hopgraph.search.methods import check_question, parse_method, run_method
 from hopgraph.search.paths import Path as GraphPath
 from hopgraph.search.paths import find_paths
+from hopgraph.search.router import AUTO, Route, run_auto
+from hopgraph.search.router import route as route_question
 from hopgraph.store import open_store
 from hopgraph.store.sqlite import SQLiteStore
 
@@ -196,10 +198,20 @@ class HopGraph:
 
     def ask(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
             seeds: int | None = None) -> Retrieval:
-        """Ranked chunks for the question; bad input raises InputError before any work is done."""
-        parse_method(method)
+        """Ranked chunks for the question; bad input raises InputError before any work is done.
+        `method="auto"` routes the question first (see `route`) and runs the method it chose."""
+        if method.strip().lower() != AUTO:
+            parse_method(method)
         check_question(question)
+        if method.strip().lower() == AUTO:
+            return run_auto(self.search_index, question, self.budget(top, seeds), self.settings.rrf_k,
+                            self.llm() if self.has_llm else None)
         return run_method(self.search_index, question, method, self.budget(top, seeds), self.settings.rrf_k)
+
+    def route(self, question: str) -> Route:
+        """Lookup, multi-hop or global, with the signal that decided it; the LLM (if configured) is
+        asked only when the cheap signals leave the question undecided."""
+        return route_question(question, self.search_index, self.llm() if self.has_llm else None)
 
     def close(self) -> None:
         if self._llm is not None:

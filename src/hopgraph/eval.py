@@ -28,6 +28,7 @@ from hopgraph.pipeline import NAME_SOURCES, index_documents
 from hopgraph.progress import bar_over
 from hopgraph.search.local import LocalBudget
 from hopgraph.search.methods import METHODS, parse_method
+from hopgraph.search.router import AUTO
 
 LOCAL = "local"  # the knowledge-graph method: local search over the concept graph
 REQUIRED = ("question", "answer", "type", "supporting_facts", "context")
@@ -127,7 +128,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
     `names_from="extracted"` hides the titles from the name graph: each document is named by what
     its text is about (hopgraph.extract.nlp); titles still decide what a gold paragraph is."""
     for method in methods:
-        if method != LOCAL:
+        if method not in (LOCAL, AUTO):
             parse_method(method)
     if names_from not in NAME_SOURCES:
         raise InputError(f"--names-from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")

@@ -7,7 +7,7 @@ from typing import Literal
 
 from hopgraph.errors import InputError
 
-FoundBy = Literal["vector", "bm25", "hybrid", "name", "link", "graph"]
+FoundBy = Literal["vector", "bm25", "hybrid", "name", "link", "graph", "ppr"]
 
 
 @dataclass(frozen=True)
@@ -71,12 +71,40 @@ class Budget:
     top: int = 5
     seeds: int = 3
     candidates: int = 100  # depth of each ranking that fusion and link ordering look at
+    # Personalized PageRank (`+ppr`, `ppr`, `auto`): the chance of following an edge rather than
+    # restarting at a seed, the most power iterations, and how far from a seed the walk may go
+    # (edges: chunk → name → chunk → name → chunk is 4). A ranker or link hit's weight as a seed
+    # (a chunk the question names weighs 1) and the weight of walking a link backwards (from a
+    # paragraph to those that mention it): None takes the method's default (search/ppr_method.py).
+    ppr_damping: float = 0.5
+    ppr_iterations: int = 30
+    ppr_hops: int = 4
+    ppr_hit_weight: float | None = None
+    ppr_reverse_weight: float | None = None
+    context_tokens: int | None = None  # the hits' texts hold at most this many tokens (the first hit always kept)
 
     def __post_init__(self) -> None:
         if self.top < 1:
             raise InputError(f"top must be at least 1, got {self.top}")
         if self.seeds < 0:
             raise InputError(f"seeds must be 0 or more, got {self.seeds}")
+        if not 0.0 <= self.ppr_damping < 1.0:
+            raise InputError(f"ppr_damping must be in [0, 1), got {self.ppr_damping}")
+        if self.ppr_iterations < 1:
+            raise InputError(f"ppr_iterations must be at least 1, got {self.ppr_iterations}")
+        if self.context_tokens is not None and self.context_tokens < 1:
+            raise InputError(f"context_tokens must be at least 1, got {self.context_tokens}")
+        for name in ("ppr_hit_weight", "ppr_reverse_weight"):
+            if (getattr(self, name) or 0.0) < 0:
+                raise InputError(f"{name} must be 0 or more, got {getattr(self, name)}")
+        if self.ppr_hops < 1:
+            raise InputError(f"ppr_hops must be at least 1, got {self.ppr_hops}")
+
+    def describe(self) -> str:
+        """The limits as one trace line: what a retrieval was allowed to use."""
+        return (f"top {self.top}, seeds {self.seeds}, candidates {self.candidates}, ppr damping "
+                f"{self.ppr_damping}, ≤ {self.ppr_iterations} iterations, ≤ {self.ppr_hops} hops"
+                + (f", ≤ {self.context_tokens} context tokens" if self.context_tokens is not None else ""))
 
 
 @dataclass(frozen=True)

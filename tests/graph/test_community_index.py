@@ -70,6 +70,6 @@ def test_an_update_rebuilds_the_tree_and_keeps_the_reports_of_unchanged_communit
 
 
 def test_communities_without_relations_say_what_to_run(tmp_path: Path) -> None:
-    with HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:
-        with pytest.raises(HopgraphError, match="no relations"):
-            hg.reports()
+    with HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg, \
+            pytest.raises(HopgraphError, match="no relations"):
+        hg.reports()

@@ -106,7 +106,8 @@ def test_stored_reports_are_reused_by_hash_without_a_request(
     fake.responder = by_title(fake)
     first = llm_reports(graph, tree, make_client(), texts, budget_tokens=5000)
     sent = len(fake.requests)
-    again = llm_reports(graph, tree, make_client(), texts, budget_tokens=5000, stored={r.hash: r for r in first.reports})
+    stored = {r.hash: r for r in first.reports}
+    again = llm_reports(graph, tree, make_client(), texts, budget_tokens=5000, stored=stored)
     assert len(fake.requests) == sent and [r.title for r in again.reports] == [r.title for r in first.reports]
 
 

@@ -16,6 +16,8 @@ from scipy import sparse
 
 from hopgraph.embed import Embedder
 from hopgraph.errors import HopgraphError
+from hopgraph.graph.ppr import MentionGraph, build_mention_graph
+from hopgraph.ingest.chunking import count_tokens
 from hopgraph.keyword import KeywordIndex
 from hopgraph.names import MentionFinder
 from hopgraph.store import ChunkTable, Store
@@ -34,6 +36,8 @@ class SearchIndex:
     display_names: dict[str, str]  # case-folded surface → the surface as written in the corpus
     embedder: Embedder
     load_seconds: dict[str, float] = field(default_factory=dict)
+    mention_graphs: dict[float, MentionGraph] = field(default_factory=dict)  # by reverse weight
+    token_counts: dict[int, int] = field(default_factory=dict)  # row → tokens, filled as hits need them
 
     def __len__(self) -> int:
         return len(self.table)
@@ -41,6 +45,22 @@ class SearchIndex:
     @cached_property
     def row_of_chunk(self) -> dict[int, int]:
         return self.table.row_of()
+
+    def mention_graph(self, reverse_weight: float = 1.0) -> MentionGraph:
+        """The Personalized PageRank graph (chunks + linking names), built on first use per weight of
+        walking a link backwards (a few ms) and kept for the life of the index."""
+        graph = self.mention_graphs.get(reverse_weight)
+        if graph is None:
+            started = time.perf_counter()
+            graph = self.mention_graphs[reverse_weight] = build_mention_graph(self.links, reverse_weight)
+            self.load_seconds[f"mention_graph_{reverse_weight:g}"] = time.perf_counter() - started
+        return graph
+
+    def tokens_of_row(self, row: int) -> int:
+        """The chunk's length in the chunker's tokens (counted on first use, then remembered)."""
+        if row not in self.token_counts:
+            self.token_counts[row] = count_tokens(self.table.texts[row])
+        return self.token_counts[row]
 
     def title_of_row(self, row: int) -> str:
         return self.table.titles[int(self.table.doc_ids[row])]

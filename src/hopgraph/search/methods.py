@@ -5,7 +5,10 @@ A method name is its composition, e.g. `hybrid+names+links`. The budget rule, in
 2. `links`: chunks linked from the named chunks take up to `top - seeds` places; then the first
    `seeds` hits so far (topped up from the ranker) are seeds, and the chunks they link to fill the
    remaining places — breadth first across seeds, each seed's links by the ranker's score;
-3. whatever places remain are filled from the ranker, best first.
+3. `ppr`: the places left go to a Personalized PageRank walk from the hits placed so far
+   (search/ppr_method.py), each ranker hit placed when the walk reaches nothing becoming a seed;
+4. whatever places remain are filled from the ranker, best first.
+The method `ppr` is `hybrid+names+ppr`: the question's names and the ranker's first hits seed the walk.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from hopgraph.errors import InputError
 from hopgraph.model import Budget, FoundBy, Hit, Retrieval, TraceStep, Via
 from hopgraph.search import stages
 from hopgraph.search.index import SearchIndex
+from hopgraph.search.ppr_method import place_by_ppr
 
 RANKERS = ("vector", "bm25", "hybrid")
-EXPANSIONS = ("names", "links")
+EXPANSIONS = ("names", "links", "ppr")
+ALIASES = {"ppr": "hybrid+names+ppr"}
 METHODS = ("vector", "bm25", "hybrid", "vector+links", "hybrid+links", "hybrid+names+links")
 MAX_QUESTION_CHARS = 2000
 
@@ -32,15 +37,17 @@ class MethodSpec:
     ranker: str
     names: bool
     links: bool
+    ppr: bool = False
 
 
 def parse_method(method: str) -> MethodSpec:
+    method = ALIASES.get(method.strip().lower(), method)
     ranker, *rest = method.strip().lower().split("+")
     unknown = [part for part in rest if part not in EXPANSIONS]
     if ranker not in RANKERS or unknown or len(set(rest)) != len(rest):
         raise InputError(f"unknown method {method!r}; use a ranker ({', '.join(RANKERS)}) optionally "
-                         f"followed by +names and/or +links, e.g. {', '.join(METHODS)}")
-    return MethodSpec(ranker, "names" in rest, "links" in rest)
+                         f"followed by +names, +links and/or +ppr, e.g. {', '.join(METHODS)}, ppr")
+    return MethodSpec(ranker, "names" in rest, "links" in rest, "ppr" in rest)
 
 
 def check_question(question: str) -> str:
@@ -99,13 +106,14 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
     picked: list[Hit] = []
     taken: dict[int, None] = {}  # rows in the order they were placed
 
-    def take(row: int, how: FoundBy, via: Via | None = None) -> None:
+    def take(row: int, how: FoundBy, via: Via | None = None, score: float | None = None) -> None:
         if row not in taken and len(picked) < budget.top:
             taken[row] = None
-            hit = _hit(index, row, float(scores[row]), how, via)
+            hit = _hit(index, row, float(scores[row]) if score is None else score, how, via)
             hit.ranks = {name: int(r[row]) for name, r in ranks.items() if r[row] > 0}
             picked.append(hit)
 
+    named: list[tuple[int, str]] = []
     if spec.names:
         named = stages.names_in_question(index, question)
         # One chunk per name, the best-scored one: an ambiguous name ("The Sea Wolf", five films)
@@ -120,26 +128,57 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
                    + ", ".join(sorted({s for _, s in named})))
     if spec.links:
         named_rows = list(taken)
+        # With +ppr, a link made by a name the question says leads to a namesake of the document the
+        # names stage chose: a second reading of an ambiguous name ("Big Hero 6" the series → the
+        # film) is worth one place, not all of them ("Daniel Hall" → three other Daniel Halls).
+        # The plain composition keeps its measured rule.
+        namesakes = {s.casefold(): 1 for _, s in named} if spec.ppr else None  # places left per name
         if named_rows:  # the question's own names are the surest seeds: their links go first
-            _place_links(index, scores, named_rows, budget.top - budget.seeds, taken, take)
+            _place_links(index, scores, named_rows, budget.top - budget.seeds, taken, take, namesakes)
         for row in stages.top_rows(scores, budget.seeds, exclude=set(taken)):
             if len(taken) >= budget.seeds:
                 break
             take(int(row), found_by)
         seeds = list(taken)[: budget.seeds]
-        _place_links(index, scores, seeds, budget.top, taken, take)
+        _place_links(index, scores, seeds, budget.top, taken, take, namesakes)
         timer.step("links", f"followed from {len(named_rows)} named chunk(s), then {len(seeds)} seed(s)")
+    if spec.ppr:
+        if not spec.links:  # the ranker's first hits join the named chunks as seeds
+            for row in stages.top_rows(scores, budget.seeds, exclude=set(taken)):
+                if len(taken) >= budget.seeds:
+                    break
+                take(int(row), found_by)
+        usage = place_by_ppr(index, scores, taken, {row for row, _ in named}, budget, take, found_by, spec.links)
+        timer.step("ppr", usage.describe(budget))
     for row in stages.top_rows(scores, budget.top, exclude=set(taken)):
         take(int(row), found_by)
-    timer.step("fill")
+    used = f"used {len(picked)} of {budget.top} places"
+    if budget.context_tokens is not None:  # counted only when limited: tokenising costs ~0.1 ms a chunk
+        kept, tokens = _fit_context(index, list(taken), budget.context_tokens)
+        picked = picked[:kept]
+        used = f"used {kept} of {budget.top} places, {tokens} context tokens of {budget.context_tokens}"
+    timer.step("fill", used)
     return Retrieval(method=method, hits=picked, trace=timer.steps)
 
 
+def _fit_context(index: SearchIndex, rows: list[int], limit: int) -> tuple[int, int]:
+    """How many of the hits (in order) fit `limit` tokens — the first always does: a context needs
+    one passage — and the tokens they hold."""
+    total = 0
+    for kept, row in enumerate(rows):
+        tokens = index.tokens_of_row(row)
+        if kept and total + tokens > limit:
+            return kept, total
+        total += tokens
+    return len(rows), total
+
+
 def _place_links(index: SearchIndex, scores: np.ndarray, seeds: list[int], places: int,
-                 taken: dict[int, None], take: Callable[..., None]) -> None:
+                 taken: dict[int, None], take: Callable[..., None], namesakes: dict[str, int] | None = None) -> None:
     """Place up to `places` chunks linked from the seeds: breadth first — every seed's best-scored
     link before any seed's second — so a comparison of two films gets both directors, not two
-    people from one film."""
+    people from one film. A link made by a name the question says (case-folded, a key of
+    `namesakes`) leads to a namesake: it is placed only while that name has places left."""
     queues: dict[int, list[tuple[int, int]]] = {}
     seen: set[int] = set()
     for target, seed, name_id in stages.linked_from(index, seeds):
@@ -155,6 +194,11 @@ def _place_links(index: SearchIndex, scores: np.ndarray, seeds: list[int], place
                 return
             if depth < len(queue) and queue[depth][0] not in taken:
                 target, name_id = queue[depth]
+                name = index.name_surfaces.get(name_id, "").casefold()
+                if namesakes is not None and name in namesakes:
+                    if namesakes[name] == 0:
+                        continue
+                    namesakes[name] -= 1
                 take(target, "link", Via(int(index.table.ids[seed]), index.title_of_row(seed),
                                          index.name_surfaces.get(name_id, "?")))
                 placed += 1
