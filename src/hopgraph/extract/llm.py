@@ -20,7 +20,9 @@ from hopgraph.prompts import extraction, gleaning
 from hopgraph.store.sqlite import SQLiteStore, now
 
 BATCH = 16  # chunks per committed batch: the most an interruption can cost
-MAX_TOKENS = 1200
+# Room for the longest reply the JSON schema allows a small model (20 entities and 20 relations,
+# ~2,000 tokens): a repetition loop then ends at maxItems as valid JSON instead of being cut off.
+MAX_TOKENS = 2400
 
 
 @dataclass(frozen=True)
