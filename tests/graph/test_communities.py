@@ -7,7 +7,7 @@ import random
 import pytest
 
 from hopgraph.errors import InputError
-from hopgraph.graph.communities import build_communities, community_hash, entity_graph, is_connected
+from hopgraph.graph.communities import MIN_SIZE, build_communities, community_hash, entity_graph, is_connected
 from hopgraph.knowledge_graph import Entity, KnowledgeGraph, Relation, Source
 
 
@@ -64,6 +64,9 @@ def test_every_community_is_connected_and_each_level_is_a_partition() -> None:
     for level in range(tree.levels):
         members = [e for c in tree.at_level(level) for e in c.entities]
         assert sorted(members) == sorted(in_graph)  # every related entity exactly once per level
+    components = [set(g.vs[c]["entity"]) for g in [entity_graph(graph)] for c in g.connected_components()]
+    for community in tree.communities:  # a tiny community is a whole component: nothing to join
+        assert community.size >= MIN_SIZE or set(community.entities) in components
     assert [c.id for c in tree.communities] == list(range(len(tree)))
     assert all(c.parent is None or c.parent < c.id for c in tree.communities)  # parents first
 

@@ -24,6 +24,7 @@ import leidenalg
 from hopgraph.errors import InputError
 from hopgraph.knowledge_graph import KnowledgeGraph
 
+MIN_SIZE = 3  # smaller clusters join a neighbouring one (see _absorb_small)
 MAX_RESOLUTION_STEP = 64  # how much finer than asked a too-large community may be partitioned
 SEED = 42  # Leiden is randomised: a fixed seed makes a rebuild of the same graph the same tree
 
@@ -129,7 +130,36 @@ def _connected_clusters(g: igraph.Graph, resolution: float, seed: int) -> list[l
     for cluster in partition:
         sub = g.induced_subgraph(cluster)
         clusters += [[cluster[i] for i in component] for component in sub.connected_components()]
-    return sorted(clusters, key=lambda c: (-len(c), c))
+    return sorted(_absorb_small(g, clusters), key=lambda c: (-len(c), c))
+
+
+def _absorb_small(g: igraph.Graph, clusters: list[list[int]]) -> list[list[int]]:
+    """Clusters under MIN_SIZE join the neighbouring cluster they share the most edge weight with: a
+    one-entity community has nothing to report, and a fine resolution leaves many. Joining along an
+    edge keeps every community connected; a cluster with no neighbour (a component) stays."""
+    membership = [0] * g.vcount()
+    for number, cluster in enumerate(clusters):
+        for vertex in cluster:
+            membership[vertex] = number
+    groups = {number: list(cluster) for number, cluster in enumerate(clusters)}
+    for number in sorted(groups, key=lambda n: len(groups[n])):
+        if number not in groups or len(groups[number]) >= MIN_SIZE:
+            continue
+        shared: dict[int, float] = {}
+        for edge in _edges_of(g, groups[number]):
+            other = membership[edge.target] if membership[edge.source] == number else membership[edge.source]
+            if other != number:
+                shared[other] = shared.get(other, 0.0) + edge["weight"]
+        if shared:
+            into = max(shared, key=lambda n: (shared[n], -n))
+            for vertex in groups.pop(number):
+                membership[vertex] = into
+                groups[into].append(vertex)
+    return [sorted(cluster) for cluster in groups.values()]
+
+
+def _edges_of(g: igraph.Graph, vertices: list[int]) -> list[igraph.Edge]:
+    return [g.es[e] for v in vertices for e in g.incident(v)]
 
 
 def community_hash(graph: KnowledgeGraph, entity_ids: list[int]) -> str:
