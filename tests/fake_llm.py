@@ -12,6 +12,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -107,17 +108,26 @@ def dead_url() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[FakeLLM, str]]:
-    fake = FakeLLM()
+@contextmanager
+def serving(fake: FakeLLM) -> Iterator[str]:
+    """Serve `fake` on a free 127.0.0.1 port for the duration; yields the /v1 base URL."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(fake))
     httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
-    yield fake, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[FakeLLM, str]]:
+    fake = FakeLLM()
+    with serving(fake) as url:
+        yield fake, url
 
 
 @pytest.fixture

@@ -78,8 +78,10 @@ def test_index_summary_counts_the_added_documents(workdir: Path):
 
 
 def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
-    result = invoke("ask", QUESTION, "--store", str(store), "--json", "--quiet")
-    payload = json.loads(result.stdout)
+    result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--json", "--quiet")
+    asked = json.loads(result.stdout)
+    assert (asked["mode"], asked["why"]) == ("search", "--method hybrid+names+links")
+    payload = asked["retrieval"]
     assert payload["method"] == "hybrid+names+links"
     hits = payload["hits"]
     assert len(hits) == 5  # the default top
@@ -89,19 +91,20 @@ def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
     assert link["found_by"] == "link"
     assert link["via"]["from_title"] == "Big Stone Gap (film)"
     assert link["via"]["name"] == "Adriana Trigiani"
-    assert payload["ms"] == pytest.approx(sum(step["ms"] for step in payload["trace"]))
+    assert asked["ms"] == pytest.approx(sum(step["ms"] for step in payload["trace"]))
 
 
 def test_ask_json_obeys_method_and_top(store: Path):
     result = invoke("ask", "Gap Inc. clothing retailer", "--method", "bm25", "--top", "2", "--store", str(store),
                     "--json", "-q")
-    hits = json.loads(result.stdout)["hits"]
+    hits = json.loads(result.stdout)["retrieval"]["hits"]
     assert [hit["found_by"] for hit in hits] == ["bm25", "bm25"]
     assert hits[0]["title"] == "Gap Inc."
 
 
 def test_ask_prints_each_hit_with_its_path(store: Path):
-    result = invoke("ask", QUESTION, "--store", str(store), "--quiet")
+    result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--quiet")
+    assert result.stdout.startswith("mode: search (--method hybrid+names+links)\n")
     assert '2. Adriana Trigiani  [Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"]' in result.stdout
     assert result.stdout.splitlines()[-1].startswith("hybrid+names+links: 5 hits in ")
 

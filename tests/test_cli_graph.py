@@ -240,11 +240,11 @@ def test_ask_mode_paths_answers_with_chains_and_citations(imported):
 def test_ask_mode_local_json_has_the_answer_and_the_graph_hits(imported):
     payload = json.loads(invoke("ask", "What does Anvaya Foundry supply?", "--mode", "local", "--json",
                                 "--store", str(imported)))
-    assert payload["mode"] == "local"
+    assert (payload["mode"], payload["why"]) == ("local", "asked for")
     hits = payload["retrieval"]["hits"]
     assert hits and {hit["found_by"] for hit in hits} == {"graph"}
-    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in payload["answer"]["text"]
-    assert payload["answer"]["citations"]
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in payload["answer"]
+    assert payload["citations"] and payload["answer_mode"] == "extractive"
 
 
 def test_ask_mode_local_that_falls_open_prints_a_note(imported):
@@ -253,6 +253,6 @@ def test_ask_mode_local_that_falls_open_prints_a_note(imported):
 
 
 def test_ask_with_an_unknown_mode_exits_2(imported, monkeypatch, capsys):
-    err = fails(monkeypatch, capsys, "ask", "Who supplies Zephyra Motors?", "--mode", "global", "--store",
+    err = fails(monkeypatch, capsys, "ask", "Who supplies Zephyra Motors?", "--mode", "sideways", "--store",
                 str(imported))
-    assert "unknown graph mode 'global'" in err
+    assert "unknown mode 'sideways'" in err

@@ -80,3 +80,19 @@ def test_find_rescue_on_the_sample_finds_a_bridge_question_only_links_answer(hot
     assert rescued.answer.lower() not in plain
     assert rescued.answer.lower() in " ".join(hit.text for hit in graph_hits).lower()
     assert any(hit.found_by in ("link", "name") and rescued.answer.lower() in hit.text.lower() for hit in graph_hits)
+
+
+@pytest.mark.slow
+def test_the_book_gets_a_community_tree_and_a_cited_answer_about_its_themes(tmp_path):
+    from hopgraph.demo import THEMES, book_path, community_story
+
+    lines: list[str] = []
+    with HopGraph(str(tmp_path / "carol.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:
+        hg.index([book_path()])
+        community_story(hg, lines.append)
+        chunk_ids = {int(c) for c in hg.search_index.table.ids}
+    text = "\n".join(lines)
+    assert "communities in" in text and "level 1:" in text  # a tree, not one flat partition
+    assert THEMES in text and "mode: global (router: global" in text
+    cited = [int(c) for c in text.split("Citations: ")[1].replace("chunk ", "").split(", ")]
+    assert cited and set(cited) <= chunk_ids

@@ -21,7 +21,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="Store file (default: config, else ./hopgraph.db).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
-MethodOpt = Annotated[str, typer.Option("--method", "-m", help="vector | bm25 | hybrid, +names, +links.")]
 TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
 
 
@@ -46,30 +45,35 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
 
 @app.command()
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
-        method: MethodOpt = "hybrid+names+links", top: TopOpt = None, store: StoreOpt = None,
-        mode: Annotated[str, typer.Option("--mode", help="search (--method) | local | paths.")] = "search",
+        mode: Annotated[str, typer.Option("--mode", help="auto (the router picks) | search | local | paths | "
+                                                         "global | lazy | drift.")] = "auto",
+        method: Annotated[str | None, typer.Option("--method", "-m", help="For --mode search: vector | bm25 | "
+                                                   "hybrid, +names, +links; ppr; auto.")] = None,
+        top: TopOpt = None, store: StoreOpt = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         quiet: QuietOpt = False) -> None:
-    """Retrieve the chunks that answer a question (showing how each was found), or answer it from the
-    knowledge graph with citations (--mode local | paths)."""
+    """Answer a question: ranked chunks (showing how each was found), or a cited answer from the
+    knowledge graph or its communities. `auto` says which mode it chose and why."""
+    from hopgraph.modes import ask as run_ask
+
+    if method is not None and mode == "auto":
+        mode = "search"  # a method is a request for plain search
     with _open(store, quiet) as hg:
-        if mode != "search":
-            graph_answer = hg.graph_answer(question, mode)
-            if as_json:
-                typer.echo(json.dumps(asdict(graph_answer), indent=2, ensure_ascii=False, default=str))
-                return
-            if graph_answer.retrieval:
-                typer.echo(render_retrieval(graph_answer.retrieval))
-            if graph_answer.note:
-                typer.echo(f"note: {graph_answer.note}")
-            typer.echo(f"\nAnswer ({graph_answer.answer.mode}):\n{graph_answer.answer.text}")
-            typer.echo(f"Citations: {', '.join(f'chunk {c}' for c in graph_answer.answer.citations) or 'none'}")
-            return
-        retrieval = hg.ask(question, method=method, top=top)
+        asked = run_ask(hg, question, mode, method, top)
     if as_json:
-        typer.echo(json.dumps(asdict(retrieval) | {"ms": retrieval.ms}, indent=2, ensure_ascii=False))
-    else:
-        typer.echo(render_retrieval(retrieval))
+        extra = {"ms": asked.retrieval.ms} if asked.retrieval is not None else {}
+        typer.echo(json.dumps(asdict(asked) | extra, indent=2, ensure_ascii=False, default=str))
+        return
+    typer.echo(f"mode: {asked.mode} ({asked.why})")
+    if asked.retrieval is not None and asked.retrieval.hits:
+        typer.echo(render_retrieval(asked.retrieval))
+    if asked.note:
+        typer.echo(f"note: {asked.note}")
+    if asked.answer:
+        typer.echo(f"\nAnswer ({asked.answer_mode}):\n{asked.answer}")
+        typer.echo(f"Citations: {', '.join(f'chunk {c}' for c in asked.citations) or 'none'}")
+    if asked.used:
+        typer.echo("used: " + ", ".join(f"{k} {v}" for k, v in asked.used.items() if not isinstance(v, list | dict)))
 
 
 def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:

@@ -48,6 +48,14 @@ class Settings:
     community_max_size: int = 10
     community_levels: int = 4
     report_tokens: int = 6000
+    # Global search and DRIFT: the community level read, the reports per map call and the points in
+    # the reduce call (estimated tokens; a small local model wants small batches), and DRIFT's
+    # follow-up questions per round and rounds of them.
+    global_level: int = 0
+    global_batch_tokens: int = 2000
+    global_context_tokens: int = 4000
+    drift_followups: int = 3
+    drift_depth: int = 1
 
 
 def _coerce(value: Any, like: Any, key: str) -> Any:

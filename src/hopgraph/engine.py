@@ -18,7 +18,10 @@ from hopgraph.llm import LLMClient, SQLiteLLMCache
 from hopgraph.model import Budget, Document, Retrieval
 from hopgraph.names import GazetteerEntry, read_gazetteer
 from hopgraph.pipeline import IndexReport, index_documents, read_paths
+from hopgraph.search.drift import DriftBudget, DriftResult, drift_search
+from hopgraph.search.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.search.index import SearchIndex, load_search_index
+from hopgraph.search.lazy_global import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.search.local import GraphView, LocalBudget, LocalResult, local_search
 from hopgraph.search.methods import check_question, parse_method, run_method
 from hopgraph.search.paths import Path as GraphPath
@@ -191,6 +194,34 @@ class HopGraph:
                 run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
         self.store.save_reports([r for r in run.reports if r.hash not in stored])
         return run
+
+    def lazy_global(self, question: str, budget: LazyBudget | None = None) -> LazyResult:
+        """LazyGraphRAG global search: no reports, relevance tests over the community tree (by the LLM
+        when one is configured, else by similarity), then an answer from the chunks that passed."""
+        question = check_question(question)
+        client = self.llm() if self.has_llm else None
+        return lazy_global_search(self.search_index, self.knowledge_graph, self.communities(), question,
+                                  budget, client)
+
+    def global_search(self, question: str, budget: GlobalBudget | None = None) -> GlobalResult:
+        """A question about the whole collection, from community reports: map-reduce by the LLM when one
+        is configured, else the findings of the most relevant reports, with their chunk citations."""
+        question = check_question(question)
+        settings = self.settings
+        budget = budget or GlobalBudget(level=settings.global_level, batch_tokens=settings.global_batch_tokens,
+                                        context_tokens=settings.global_context_tokens)
+        reports = self.reports().reports
+        client = self.llm() if self.has_llm else None
+        return global_search(question, reports, self.communities(), budget, client, self.embedder)
+
+    def drift(self, question: str, budget: DriftBudget | None = None) -> DriftResult:
+        """DRIFT: a primer over the most relevant community reports, follow-ups answered by local search,
+        then a ranked answer (by the LLM when one is configured, else extractive)."""
+        question = check_question(question)
+        budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
+        reports = self.reports().reports
+        client = self.llm() if self.has_llm else None
+        return drift_search(question, reports, lambda q: self.local(q, budget.local), budget, client, self.embedder)
 
     def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
         return Budget(top=self.settings.top if top is None else top,
