@@ -237,3 +237,21 @@ def test_make_embedder_builds_the_openai_client_from_settings(server):
 def test_make_embedder_rejects_an_unknown_embedder():
     with pytest.raises(HopgraphError, match="unknown embedder 'word2vec'"):
         make_embedder(Settings(embedder="word2vec"))
+
+
+def test_cached_embedder_embeds_each_text_once_and_keeps_order(tmp_path):
+    from conftest import BagOfWordsEmbedder
+    from hopgraph.embed import CachedEmbedder
+    from hopgraph.store import open_store
+
+    inner, store = BagOfWordsEmbedder(), open_store(str(tmp_path / "cache.db"))
+    cached = CachedEmbedder(inner, store)
+    first = cached.embed(["alpha beta", "gamma", "alpha beta"])
+    assert inner.texts_embedded == 2  # the repeated text once
+    again = CachedEmbedder(inner, store).embed(["gamma", "alpha beta", "delta"])
+    assert inner.texts_embedded == 3  # only "delta" was new, even for a fresh wrapper
+    np.testing.assert_allclose(again[0], first[1])
+    np.testing.assert_allclose(again[1], first[0])
+    np.testing.assert_allclose(again[2], inner.embed(["delta"])[0])
+    assert cached.embed([]).shape == (0, inner.dim)
+    store.close()

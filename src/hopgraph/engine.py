@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hopgraph import kg_build
 from hopgraph.config import Settings, load_settings
-from hopgraph.embed import Embedder, make_embedder
+from hopgraph.embed import CachedEmbedder, Embedder, make_embedder
 from hopgraph.errors import HopgraphError
 from hopgraph.extract.llm import ExtractReport, Vocabulary, extract_pending
 from hopgraph.graph.communities import CommunityTree, build_communities
@@ -50,6 +50,11 @@ class HopGraph:
         if self._embedder is None:
             self._embedder = make_embedder(self.settings)
         return self._embedder
+
+    @property
+    def cached_embedder(self) -> CachedEmbedder:
+        """The embedder behind the store's vector cache: texts embedded once (community reports)."""
+        return CachedEmbedder(self.embedder, self.store)
 
     @property
     def search_index(self) -> SearchIndex:
@@ -212,7 +217,7 @@ class HopGraph:
                                         context_tokens=settings.global_context_tokens)
         reports = self.reports().reports
         client = self.llm() if self.has_llm else None
-        return global_search(question, reports, self.communities(), budget, client, self.embedder)
+        return global_search(question, reports, self.communities(), budget, client, self.cached_embedder)
 
     def drift(self, question: str, budget: DriftBudget | None = None) -> DriftResult:
         """DRIFT: a primer over the most relevant community reports, follow-ups answered by local search,
@@ -221,7 +226,8 @@ class HopGraph:
         budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
         reports = self.reports().reports
         client = self.llm() if self.has_llm else None
-        return drift_search(question, reports, lambda q: self.local(q, budget.local), budget, client, self.embedder)
+        return drift_search(question, reports, lambda q: self.local(q, budget.local), budget, client,
+                            self.cached_embedder)
 
     def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
         return Budget(top=self.settings.top if top is None else top,
