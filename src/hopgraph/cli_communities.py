@@ -48,11 +48,8 @@ def reports(store: StoreOpt = None,
             typer.echo(f"{cost['calls']} LLM calls, ≈ {cost['tokens_in']:,} input and ≈ {cost['tokens_out']:,} "
                        f"output tokens (at most {hg.settings.report_tokens} tokens of material per report)")
             return
-        update, close = counter("reports", quiet)
-        try:
+        with counter("reports", quiet) as update:
             run = hg.reports(use_llm=llm, progress=update)
-        finally:
-            close()
         writer = run.reports[0].model if run.reports else "-"
         typer.echo(f"{len(run.reports)} reports ({writer}); {len(run.failed)} failed; "
                    f"{run.from_children} written from sub-community reports")

@@ -48,11 +48,8 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
             why = "as asked" if concepts else "no LLM configured"
             typer.echo(f"concept graph ({why}): {graph.entities} entities, {graph.relations} relations")
             return
-        update, close = counter("extracting", quiet)
-        try:
+        with counter("extracting", quiet) as update:
             report = hg.extract(gleanings=gleanings, progress=update)
-        finally:
-            close()
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
     typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
                f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations")

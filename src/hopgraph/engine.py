@@ -131,14 +131,11 @@ class HopGraph:
         stale = [e for e in self.store.extractors() if e.split("-")[0] == "nlp" and e != EXTRACTOR]
         self.store.drop_facts(stale)  # facts of an older concept extractor would duplicate the new ones
         pending = self.store.pending_chunks(EXTRACTOR)
-        update, close = counter("concepts", self.quiet)
-        try:
+        with counter("concepts", self.quiet) as update:
             for start in range(0, len(pending), 256):  # committed in batches: an interruption resumes
                 batch = pending[start : start + 256]
                 self.store.save_facts(concept_facts([c for c, _ in batch], [t for _, t in batch]))
                 update(start + len(batch), len(pending))
-        finally:
-            close()
         return self.build_graph(use_embeddings=False)
 
     @property

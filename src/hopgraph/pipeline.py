@@ -105,15 +105,12 @@ def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quie
         texts.update(zip(table.text_hashes, table.texts, strict=True))
     cached = store.cached_vectors(list(texts), embedder.name)
     todo = [(h, t) for h, t in texts.items() if h not in cached]
-    update, close = counter("embedding", quiet)
-    try:
+    with counter("embedding", quiet) as update:
         for start in range(0, len(todo), EMBED_COMMIT_EVERY):
             batch = todo[start : start + EMBED_COMMIT_EVERY]
             vectors = embedder.embed([t for _, t in batch])
             store.save_vectors({h: v for (h, _), v in zip(batch, vectors, strict=True)}, embedder.name)
             update(start + len(batch), len(todo))
-    finally:
-        close()
     return len(todo)
 
 
@@ -141,11 +138,8 @@ def extract_names(texts: dict[str, str], cached: dict[str, list[str]], quiet: bo
     todo = {h: t for h, t in texts.items() if h not in cached}
     names = dict(cached)
     if todo:
-        update, close = counter("names from text", quiet)
-        try:
+        with counter("names from text", quiet) as update:
             found = nlp.concepts(list(todo.values()), progress=update)
-        finally:
-            close()
         names.update({h: nlp.about_names(t, c) for (h, t), c in zip(todo.items(), found, strict=True)})
     return names
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from tqdm import tqdm
@@ -19,8 +20,10 @@ def bar_over(items: Iterable[T], label: str, quiet: bool, total: int | None = No
     yield from tqdm(items, desc=label, total=total, disable=_disabled(quiet), leave=False, unit="file")
 
 
-def counter(label: str, quiet: bool) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A (done, total) callback that drives one bar, and a function that closes it."""
+@contextmanager
+def counter(label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """`with counter(label, quiet) as update:` — a (done, total) callback that drives one bar,
+    closed however the block ends."""
     bar = tqdm(desc=label, disable=_disabled(quiet), leave=False)
 
     def update(done: int, total: int) -> None:
@@ -28,4 +31,7 @@ def counter(label: str, quiet: bool) -> tuple[Callable[[int, int], None], Callab
         bar.n = done
         bar.refresh()
 
-    return update, bar.close
+    try:
+        yield update
+    finally:
+        bar.close()
