@@ -22,7 +22,7 @@ import igraph
 import leidenalg
 
 from hopgraph.errors import InputError
-from hopgraph.knowledge_graph import KnowledgeGraph
+from hopgraph.knowledge_graph import KnowledgeGraph, Relation
 
 MIN_SIZE = 3  # smaller clusters join a neighbouring one (see _absorb_small)
 MAX_RESOLUTION_STEP = 64  # how much finer than asked a too-large community may be partitioned
@@ -165,13 +165,20 @@ def _edges_of(g: igraph.Graph, vertices: list[int]) -> list[igraph.Edge]:
 def community_hash(graph: KnowledgeGraph, entity_ids: list[int]) -> str:
     """Stable across graph rebuilds (entity ids are not): member names and internal relations with
     their source chunks. An unchanged community keeps its report after a document update."""
-    members = set(entity_ids)
     names = sorted(f"{graph.entities[e].name}|{graph.entities[e].type}" for e in entity_ids)
     relations = sorted(
         f"{graph.entities[r.source].name}|{r.relation}|{graph.entities[r.target].name}|"
         + ",".join(str(s.chunk_id) for s in r.sources)
-        for r in graph.relations if r.source in members and r.target in members)
+        for r in relations_within(graph, entity_ids))
     return hashlib.sha256("\n".join([*names, "--", *relations]).encode()).hexdigest()[:20]
+
+
+def relations_within(graph: KnowledgeGraph, entity_ids: list[int]) -> list[Relation]:
+    """The relations between members, by the graph's adjacency (not a scan of every relation: a
+    pool of thousands of communities would make that quadratic)."""
+    members = set(entity_ids)
+    return [graph.relations[p] for e in entity_ids for p in graph.out_edges.get(e, ())
+            if graph.relations[p].target in members]
 
 
 def is_connected(graph: KnowledgeGraph, community: Community) -> bool:

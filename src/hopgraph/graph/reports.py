@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import igraph
 
-from hopgraph.graph.communities import Community, CommunityTree
+from hopgraph.graph.communities import Community, CommunityTree, relations_within
 from hopgraph.knowledge_graph import KnowledgeGraph, Relation
 from hopgraph.llm import LLMClient, LLMError
 from hopgraph.prompts import community_report as prompt
@@ -72,9 +72,8 @@ def tokens(text: str) -> int:
 # --- shared: who matters inside a community ------------------------------------------------------
 
 def internal_relations(graph: KnowledgeGraph, community: Community) -> list[Relation]:
-    members = set(community.entities)
-    heaviest_first = sorted(graph.relations, key=lambda r: (-r.weight, r.id))
-    return [r for r in heaviest_first if r.source in members and r.target in members]
+    """The relations between the community's members, heaviest first."""
+    return sorted(relations_within(graph, community.entities), key=lambda r: (-r.weight, r.id))
 
 
 def central_entities(graph: KnowledgeGraph, community: Community, relations: Sequence[Relation]) -> list[int]:
