@@ -67,3 +67,20 @@ def test_search_mode_uses_the_method_asked_for(tiny_graph: HopGraph) -> None:
 def test_an_unknown_mode_is_an_input_error(tiny_graph: HopGraph) -> None:
     with pytest.raises(InputError, match="unknown mode 'sideways'"):
         ask(tiny_graph, "Who?", mode="sideways")
+
+
+def test_auto_routes_a_question_once(tiny_graph: HopGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hopgraph.engine
+    import hopgraph.search.router as router
+
+    calls = []
+    real = router.route
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(router, "route", counting)
+    monkeypatch.setattr(hopgraph.engine, "route_question", counting)
+    ask(tiny_graph, "Where is the director of Big Stone Gap based?")
+    assert len(calls) == 1  # with an LLM router an undecided question would otherwise cost two calls

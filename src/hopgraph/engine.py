@@ -231,15 +231,16 @@ class HopGraph:
                       seeds=self.settings.seeds if seeds is None else seeds)
 
     def ask(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
-            seeds: int | None = None) -> Retrieval:
+            seeds: int | None = None, route: Route | None = None) -> Retrieval:
         """Ranked chunks for the question; bad input raises InputError before any work is done.
-        `method="auto"` routes the question first (see `route`) and runs the method it chose."""
+        `method="auto"` routes the question first (see `route`; or takes the given `route`) and
+        runs the method it chose."""
         if method.strip().lower() != AUTO:
             parse_method(method)
         check_question(question)
         if method.strip().lower() == AUTO:
             return run_auto(self.search_index, question, self.budget(top, seeds), self.settings.rrf_k,
-                            self.llm() if self.has_llm else None)
+                            self.llm() if self.has_llm else None, route)
         return run_method(self.search_index, question, method, self.budget(top, seeds), self.settings.rrf_k)
 
     def route(self, question: str) -> Route:

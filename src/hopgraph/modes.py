@@ -64,7 +64,7 @@ def _auto(hg: HopGraph, question: str, top: int | None) -> Asked:
         if asked.citations:
             return asked
         return _fall_open(hg, question, top, why, "global search found nothing relevant")
-    retrieval = hg.ask(question, method="auto", top=top)
+    retrieval = hg.ask(question, method="auto", top=top, route=route)  # routed once, not twice
     return Asked(question, "search", why, retrieval)
 
 

@@ -161,13 +161,13 @@ def _summary(signals: dict[str, Any]) -> str:
 
 
 def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
-             llm: LLMClient | None = None) -> Retrieval:
-    """Route, then run the routed method. A global question in a retrieval context gets hybrid
-    search (community search is `hopgraph ask --mode auto`'s job); a graph method that found
-    nothing through the graph says it fell open (its hits are then the ranker's), and fewer hits
-    than `top` (a tiny corpus) are topped up from hybrid search."""
+             llm: LLMClient | None = None, chosen: Route | None = None) -> Retrieval:
+    """Route (unless the caller already did: `chosen`), then run the routed method. A global
+    question in a retrieval context gets hybrid search (community search is `hopgraph ask --mode
+    auto`'s job); a graph method that found nothing through the graph says it fell open (its hits
+    are then the ranker's), and fewer hits than `top` (a tiny corpus) are topped up from hybrid."""
     started = time.perf_counter()
-    chosen = route(question, index, llm)
+    chosen = chosen or route(question, index, llm)
     note = " (community search is not a retrieval method: hybrid search here)" if chosen.kind == "global" else ""
     steps = [TraceStep("route", (time.perf_counter() - started) * 1000, chosen.describe() + note)]
     retrieval = run_method(index, question, chosen.method, budget, rrf_k)
