@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hopgraph.prompts import question_over_reports
+
 MAX_RATED = 20  # reports per call: the reply lists one rating for each
 
 SYSTEM = """You decide which community reports of a document collection are worth reading to
@@ -32,5 +34,4 @@ class RatingReply(BaseModel):
 
 
 def messages(question: str, reports: list[str]) -> list[dict[str, Any]]:
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"Question: {question}\n\nReports:\n\n" + "\n\n".join(reports)}]
+    return question_over_reports(SYSTEM, question, reports)

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hopgraph.prompts import question_over_reports
+
 MAX_POINTS = 5
 
 SYSTEM = """You help answer a question about a document collection from a batch of community
@@ -38,5 +40,4 @@ class MapReply(BaseModel):
 
 
 def messages(question: str, reports: list[str]) -> list[dict[str, Any]]:
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"Question: {question}\n\nReports:\n\n" + "\n\n".join(reports)}]
+    return question_over_reports(SYSTEM, question, reports)
