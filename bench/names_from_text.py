@@ -4,7 +4,7 @@
                                                [--out bench/results/names_from_text.json]
 
 With `--names-from extracted` the titles are hidden from the name graph: each document is named
-by what its first chunk is about (hopgraph.extract.nlp, spaCy's small English model, no LLM).
+by what its first chunk is about (hopgraph.text.nlp, spaCy's small English model, no LLM).
 Titles still decide which paragraphs are gold. Diagnostics: how often a paragraph's "about" name
 is its title, how many names and links each graph has, and how many questions have their gold
 paragraphs linked. `--store-dir` keeps the indexes (embeddings are reused between the titled and
@@ -25,9 +25,9 @@ from typing import Any
 
 from hopgraph.config import Settings
 from hopgraph.eval import load_questions, run_eval
-from hopgraph.extract.nlp import EXTRACTOR_VERSION, MODEL_PACKAGE
-from hopgraph.names import strip_disambiguation
+from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.store import open_store
+from hopgraph.text.nlp import EXTRACTOR_VERSION, MODEL_PACKAGE
 
 SETS = {"hotpotqa": "hotpotqa/hotpotqa_200.json", "2wiki": "2wikimultihopqa/2wiki_dev_500.json"}
 SOURCES = ("titles", "extracted")
@@ -37,15 +37,15 @@ def graph_of(store_path: str) -> tuple[dict[int, str], dict[str, list[tuple[str,
     """Chunk id → title, title → [(name, filter reason)] in name order, linked (title, title) pairs."""
     store = open_store(store_path)
     table = store.chunk_table()
-    names, links = store.graph()
+    graph = store.name_graph()
     store.close()
     title_of_chunk = {int(c): table.titles[int(d)] for c, d in zip(table.ids, table.doc_ids, strict=True)}
     doc_names: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for _, surface, doc_id, filtered in names:
-        if doc_id is not None and doc_id in table.titles:
-            doc_names[table.titles[doc_id]].append((surface, filtered))
-    pairs = {(title_of_chunk[s], title_of_chunk[t]) for s, t, _ in links
-             if s in title_of_chunk and t in title_of_chunk}
+    for name in graph.names:
+        if name.doc_id is not None and name.doc_id in table.titles:
+            doc_names[table.titles[name.doc_id]].append((name.surface, name.filtered))
+    pairs = {(title_of_chunk[k.source_chunk], title_of_chunk[k.target_chunk]) for k in graph.links
+             if k.source_chunk in title_of_chunk and k.target_chunk in title_of_chunk}
     return title_of_chunk, doc_names, pairs
 
 

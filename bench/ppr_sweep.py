@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 
 from hopgraph.config import Settings
-from hopgraph.embed import Embedder, make_embedder
 from hopgraph.engine import HopGraph
 from hopgraph.eval import Question, build_index, default_store, load_questions, pooled_corpus
-from hopgraph.model import Budget
-from hopgraph.search.methods import run_method
-from hopgraph.search.router import route
+from hopgraph.records.retrieval import Budget
+from hopgraph.retrieval.methods import run_method
+from hopgraph.retrieval.router import route
+from hopgraph.text.embed import Embedder, make_embedder
 
 SETS = {"hotpotqa": "hotpotqa/hotpotqa_200.json", "2wiki": "2wikimultihopqa/2wiki_dev_500.json"}
 COMBINED = "hybrid+names+links+ppr"

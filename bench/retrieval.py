@@ -20,7 +20,7 @@ from typing import Any
 
 from hopgraph.config import Settings
 from hopgraph.eval import format_table, run_eval
-from hopgraph.search.methods import METHODS
+from hopgraph.retrieval.methods import METHODS
 from hopgraph.store import open_store
 
 SETS = {"hotpotqa": "hotpotqa/hotpotqa_200.json", "2wiki": "2wikimultihopqa/2wiki_dev_500.json"}
@@ -31,12 +31,12 @@ MAIN_METHODS = [*METHODS, "ppr", "hybrid+names+links+ppr", "auto"]  # issue 4: t
 def hub_report(store_path: str, top: int = 8) -> dict[str, Any]:
     """Which names make the most links, and how many names each filter removed."""
     store = open_store(store_path)
-    names, links = store.graph()
+    graph = store.name_graph()
     store.close()
-    surface = {name_id: s for name_id, s, _, _ in names}
-    per_name = Counter(name_id for _, _, name_id in links)
-    return {"names": len(names), "links": len(links),
-            "filtered": dict(Counter(f for *_, f in names if f)),
+    surface = {name.id: name.surface for name in graph.names}
+    per_name = Counter(link.name_id for link in graph.links)
+    return {"names": len(graph.names), "links": len(graph.links),
+            "filtered": dict(Counter(name.filtered for name in graph.names if name.filtered)),
             "top_linking_names": [[surface[n], c] for n, c in per_name.most_common(top)]}
 
 

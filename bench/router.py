@@ -27,8 +27,8 @@ from typing import Any
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.eval import build_index, default_store, load_questions, pooled_corpus
-from hopgraph.search.index import SearchIndex
-from hopgraph.search.router import route
+from hopgraph.retrieval.index import SearchIndex
+from hopgraph.retrieval.router import route
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("lookup", "multihop", "global")

@@ -25,11 +25,11 @@ from typing import Any
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
-from hopgraph.knowledge_graph import KnowledgeGraph
+from hopgraph.kg.resolution import resolve
+from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMClient, ReplayLLMCache
-from hopgraph.names import read_gazetteer
-from hopgraph.resolution import resolve
-from hopgraph.search.paths import find_entity, find_paths
+from hopgraph.query.paths import find_entity, find_paths
+from hopgraph.records.knowledge import KnowledgeGraph
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "suppliers"
 

@@ -1,74 +1,20 @@
-"""Shared fixtures: a deterministic bag-of-words embedder (no model) and small ready-made stores."""
+"""Shared fixtures: the bag-of-words embedder, small ready-made stores, the fake LLM server.
+
+The helpers they use live in support/ (on the path, see pyproject.toml): testkit, fake_llm,
+scripted_chat, local_model."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
-
 from fake_llm import fake, make_client, server  # noqa: F401  (fixtures: a fake LLM server on 127.0.0.1)
+from testkit import E2E_METHODS, E2E_RECORDS, TINY_CORPUS, BagOfWordsEmbedder
+
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.model import Document
-
-# The shared QA sets beside the checkout (present on developer machines and in CI, not on a user's).
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-E2E_RECORDS = 50  # 50 sample records pool 488 paragraphs: 38 bridge and 12 comparison questions
-E2E_METHODS = ["hybrid", "hybrid+links", "hybrid+names+links"]
-
-
-class BagOfWordsEmbedder:
-    """Hashes lower-cased words into 256 buckets: texts sharing words get similar vectors.
-
-    Fast and deterministic, so retrieval-logic tests do not depend on a neural model.
-    """
-
-    name = "test-bag-of-words"
-    dim = 256
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.texts_embedded = 0
-
-    def _vector(self, text: str) -> np.ndarray:
-        vector = np.zeros(self.dim, dtype=np.float32)
-        for word in re.findall(r"\w+", text.lower()):
-            vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-        norm = np.linalg.norm(vector)
-        return vector / norm if norm else vector
-
-    def embed(self, texts: Sequence[str], progress: object = None) -> np.ndarray:
-        self.calls += 1
-        self.texts_embedded += len(texts)
-        return np.vstack([self._vector(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vector(text)
-
-
-# A tiny two-hop world: the film's paragraph names its director; her paragraph holds the answer.
-TINY_CORPUS = [
-    Document("Big Stone Gap (film)", "Big Stone Gap is a 2014 American drama romantic comedy film written "
-             "and directed by Adriana Trigiani and produced by Donna Gigliotti.", "tiny"),
-    Document("Adriana Trigiani", "Adriana Trigiani is an Italian American best-selling author of sixteen "
-             "books, television writer, film director, and entrepreneur based in Greenwich Village, "
-             "New York City.", "tiny"),
-    Document("Greenwich Village", "Greenwich Village is a neighborhood on the west side of Lower Manhattan.",
-             "tiny"),
-    Document("Donna Gigliotti", "Donna Gigliotti is an American film producer who won an Academy Award.",
-             "tiny"),
-    Document("Stone Age", "The Stone Age was a broad prehistoric period during which stone was widely used "
-             "to make tools.", "tiny"),
-    Document("Gap Inc.", "Gap Inc. is an American clothing retailer based in San Francisco.", "tiny"),
-    Document("Romantic comedy", "Romantic comedy is a genre of film with light-hearted plots about love; "
-             "many are American drama films.", "tiny"),
-]
 
 
 @pytest.fixture
@@ -89,7 +35,7 @@ def tiny_graph(tmp_path: Path, embedder: BagOfWordsEmbedder) -> HopGraph:
 def hotpot_e2e(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
     """The first E2E_RECORDS records of the bundled sample, indexed once with the real embedder:
     (data file, store file, run_eval result). Shared by the eval and demo tests."""
-    from hopgraph.demo import sample_path
+    from hopgraph.cli.demo import sample_path
     from hopgraph.eval import run_eval
 
     root = tmp_path_factory.mktemp("hotpot_slice")

@@ -10,7 +10,7 @@ import pytest
 from hopgraph.config import Settings, load_settings
 from hopgraph.errors import InputError
 from hopgraph.ingest.chunking import chunk_document
-from hopgraph.model import Document
+from hopgraph.records.documents import Document
 
 
 @pytest.fixture(autouse=True)

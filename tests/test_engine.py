@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from testkit import TINY_CORPUS
 
 import hopgraph.engine
-from conftest import TINY_CORPUS
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.search.methods import MAX_QUESTION_CHARS
+from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 
 QUESTION = "Where is the director of Big Stone Gap based?"
 
@@ -46,7 +46,7 @@ def no_work(monkeypatch):
 ])
 def test_ask_rejects_bad_input_before_loading_anything(tmp_path, no_work, question, method, problem):
     with HopGraph(str(tmp_path / "empty.db"), Settings()) as hg, pytest.raises(InputError, match=problem):
-        hg.ask(question, method=method)
+        hg.search(question, method=method)
 
 
 def test_ask_rejects_an_unknown_method_on_an_indexed_store_before_embedding_the_question(tiny_graph, monkeypatch):
@@ -55,20 +55,20 @@ def test_ask_rejects_an_unknown_method_on_an_indexed_store_before_embedding_the_
 
     monkeypatch.setattr(tiny_graph.embedder, "embed_query", refuse)
     with pytest.raises(InputError, match="unknown method"):
-        tiny_graph.ask(QUESTION, method="hybrid+bar")
+        tiny_graph.search(QUESTION, method="hybrid+bar")
 
 
 def test_ask_on_an_empty_store_is_an_error_that_says_to_index_first(tmp_path, embedder):
     with (HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=embedder) as hg,
           pytest.raises(HopgraphError, match="no documents") as caught):
-        hg.ask(QUESTION, method="hybrid")
+        hg.search(QUESTION, method="hybrid")
     assert "empty.db" in str(caught.value) and "hopgraph index" in str(caught.value)
 
 
 @pytest.mark.parametrize("budget", [{"top": 0}, {"top": -1}, {"seeds": -1}])
 def test_ask_rejects_an_impossible_budget_with_an_input_error(tiny_graph, budget):
     with pytest.raises(InputError):
-        tiny_graph.ask(QUESTION, method="hybrid", **budget)
+        tiny_graph.search(QUESTION, method="hybrid", **budget)
 
 
 def test_index_reads_text_and_json_files(tmp_path, embedder):
@@ -78,7 +78,7 @@ def test_index_reads_text_and_json_files(tmp_path, embedder):
         assert (report.documents, report.added, report.changed) == (3, 3, True)
         assert set(hg.store.active_documents()) == {(str(text_file), "Keeper's Log"),
                                                     (str(json_file), "Skerryvore"), (str(json_file), "Tiree")}
-        hits = hg.ask("Which island is in the Inner Hebrides?", method="bm25", top=1).hits
+        hits = hg.search("Which island is in the Inner Hebrides?", method="bm25", top=1).hits
         assert hits[0].title == "Tiree"
 
 
@@ -107,21 +107,21 @@ def test_a_document_added_after_a_question_is_findable(tmp_path, embedder):
     text_file, json_file = write_corpus(tmp_path)
     with HopGraph(str(tmp_path / "grow.db"), Settings(), embedder=embedder) as hg:
         hg.index([text_file])
-        assert [h.title for h in hg.ask("Tiree island Hebrides", method="bm25", top=3).hits] == ["Keeper's Log"]
+        assert [h.title for h in hg.search("Tiree island Hebrides", method="bm25", top=3).hits] == ["Keeper's Log"]
         report = hg.index([json_file])
         assert report.changed
-        assert hg.ask("Tiree island Hebrides", method="bm25", top=1).hits[0].title == "Tiree"
+        assert hg.search("Tiree island Hebrides", method="bm25", top=1).hits[0].title == "Tiree"
 
 
 def test_a_changed_document_is_searched_in_its_new_version(tmp_path, embedder):
     text_file, _ = write_corpus(tmp_path)
     with HopGraph(str(tmp_path / "edit.db"), Settings(), embedder=embedder) as hg:
         hg.index([text_file])
-        hg.ask("storm", method="bm25")  # loads the search index
+        hg.search("storm", method="bm25")  # loads the search index
         text_file.write_text("# Keeper's Log\n\nCalm seas and a visiting puffin colony.\n", encoding="utf-8")
         report = hg.index([text_file])
         assert report.updated == 1
-        (hit,) = hg.ask("puffin colony", method="bm25", top=1).hits
+        (hit,) = hg.search("puffin colony", method="bm25", top=1).hits
         assert "puffin" in hit.text and "storm" not in hit.text
 
 
@@ -129,25 +129,25 @@ def test_a_document_removed_from_its_file_is_withdrawn_from_search(tmp_path, emb
     _, json_file = write_corpus(tmp_path)
     with HopGraph(str(tmp_path / "shrink.db"), Settings(), embedder=embedder) as hg:
         hg.index([json_file])
-        assert "Tiree" in [h.title for h in hg.ask("Inner Hebrides island", method="bm25", top=5).hits]
+        assert "Tiree" in [h.title for h in hg.search("Inner Hebrides island", method="bm25", top=5).hits]
         json_file.write_text(json.dumps([{"title": "Skerryvore", "text": "Skerryvore is a lighthouse on a reef "
                                                                          "west of Tiree."}]), encoding="utf-8")
         assert hg.index([json_file]).withdrawn == 1
-        assert [h.title for h in hg.ask("Inner Hebrides island", method="bm25", top=5).hits] == ["Skerryvore"]
+        assert [h.title for h in hg.search("Inner Hebrides island", method="bm25", top=5).hits] == ["Skerryvore"]
 
 
 def test_ask_takes_top_and_seeds_from_settings_unless_given(tmp_path, embedder):
     with HopGraph(str(tmp_path / "budget.db"), Settings(top=2, seeds=0), embedder=embedder) as hg:
         hg.index_documents(TINY_CORPUS)
-        assert len(hg.ask(QUESTION, method="hybrid").hits) == 2
-        assert len(hg.ask(QUESTION, method="hybrid", top=4).hits) == 4
+        assert len(hg.search(QUESTION, method="hybrid").hits) == 2
+        assert len(hg.search(QUESTION, method="hybrid", top=4).hits) == 4
         # seeds=0 from the settings: no links are followed.
-        assert all(h.found_by != "link" for h in hg.ask(QUESTION, method="hybrid+links", top=4).hits)
-        assert any(h.found_by == "link" for h in hg.ask(QUESTION, method="hybrid+links", top=4, seeds=2).hits)
+        assert all(h.found_by != "link" for h in hg.search(QUESTION, method="hybrid+links", top=4).hits)
+        assert any(h.found_by == "link" for h in hg.search(QUESTION, method="hybrid+links", top=4, seeds=2).hits)
 
 
 def test_ask_follows_the_two_hops_of_the_tiny_corpus(tiny_graph):
-    hits = tiny_graph.ask(QUESTION, method="hybrid+names+links", top=3, seeds=1).hits
+    hits = tiny_graph.search(QUESTION, method="hybrid+names+links", top=3, seeds=1).hits
     assert (hits[0].title, hits[0].found_by) == ("Big Stone Gap (film)", "name")
     link = next(h for h in hits if h.title == "Adriana Trigiani")
     assert link.found_by == "link"

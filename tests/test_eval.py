@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testkit import E2E_METHODS, E2E_RECORDS, SHARED_DATA, TINY_CORPUS, BagOfWordsEmbedder
 
 import hopgraph.engine
-from conftest import E2E_METHODS, E2E_RECORDS, SHARED_DATA, TINY_CORPUS, BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.errors import InputError
 from hopgraph.eval import (

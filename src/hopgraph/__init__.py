@@ -1,7 +1,8 @@
 """hopgraph: GraphRAG that answers multi-hop questions from one SQLite file, no LLM required."""
 
 from hopgraph.engine import HopGraph
-from hopgraph.model import Budget, Document, Hit, Retrieval
+from hopgraph.records.documents import Document
+from hopgraph.records.retrieval import Budget, Hit, Retrieval
 
 __all__ = ["Budget", "Document", "Hit", "HopGraph", "Retrieval"]
 __version__ = "0.1.0"

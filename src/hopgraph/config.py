@@ -56,6 +56,8 @@ class Settings:
     global_context_tokens: int = 4000
     drift_followups: int = 3
     drift_depth: int = 1
+    # A writer waits this many seconds for another writer to finish before giving up and naming it.
+    lock_timeout: float = 30.0
 
 
 def _coerce(value: Any, like: Any, key: str) -> Any:

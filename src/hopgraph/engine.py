@@ -1,49 +1,62 @@
-"""`HopGraph`: the small facade over the pipeline steps and retrieval methods."""
+"""`HopGraph`: the small facade over the index pipeline and the query modes.
+
+It owns what is expensive to make and reuse — the store, the embedder, the in-memory search index,
+the knowledge-graph view, the LLM client — makes each on first use, and drops what a write made
+stale. Every public method checks its input once and then calls down once, handing the function
+below exactly the data it needs.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from hopgraph import kg_build
+from hopgraph.communities.leiden import build_communities
+from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
 from hopgraph.config import Settings, load_settings
-from hopgraph.embed import CachedEmbedder, Embedder, make_embedder
 from hopgraph.errors import HopgraphError
-from hopgraph.extract.llm import ExtractReport, Vocabulary, extract_pending
-from hopgraph.graph.communities import CommunityTree, build_communities
-from hopgraph.graph.reports import EXTRACTIVE, CommunityReport, ReportRun, extractive_reports, llm_reports
-from hopgraph.graph_answer import GraphAnswer, answer_question
-from hopgraph.knowledge_graph import KnowledgeGraph
-from hopgraph.llm import LLMClient, SQLiteLLMCache
-from hopgraph.model import Budget, Document, Retrieval
-from hopgraph.names import GazetteerEntry, read_gazetteer
-from hopgraph.pipeline import IndexReport, index_documents, read_paths
-from hopgraph.search.drift import DriftBudget, DriftResult, drift_search
-from hopgraph.search.global_search import GlobalBudget, GlobalResult, global_search
-from hopgraph.search.index import SearchIndex, load_search_index
-from hopgraph.search.lazy_global import LazyBudget, LazyResult, lazy_global_search
-from hopgraph.search.local import GraphView, LocalBudget, LocalResult, local_search
-from hopgraph.search.methods import check_question, parse_method, run_method
-from hopgraph.search.paths import Path as GraphPath
-from hopgraph.search.paths import find_paths
-from hopgraph.search.router import AUTO, Route, run_auto
-from hopgraph.search.router import route as route_question
-from hopgraph.store import open_store
-from hopgraph.store.sqlite import SQLiteStore
+from hopgraph.ingest.pipeline import IndexReport, index_documents, read_paths
+from hopgraph.kg import build as kg_build
+from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
+from hopgraph.kg.facts import Vocabulary
+from hopgraph.linkgraph.names import read_gazetteer
+from hopgraph.llm import LLMClient
+from hopgraph.query import ask as modes
+from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
+from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
+from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
+from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
+from hopgraph.query.paths import answer_paths, find_paths
+from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
+from hopgraph.records.documents import Document
+from hopgraph.records.knowledge import KnowledgeGraph
+from hopgraph.records.knowledge import Path as GraphPath
+from hopgraph.records.names import GazetteerEntry
+from hopgraph.records.retrieval import Budget, Retrieval
+from hopgraph.retrieval.index import SearchIndex, load_search_index
+from hopgraph.retrieval.methods import check_question, parse_method, run_method
+from hopgraph.retrieval.router import AUTO, Route, run_auto
+from hopgraph.retrieval.router import route as route_question
+from hopgraph.store import Store, open_store
+from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
 
 
 class HopGraph:
-    """One store, one embedder; index documents, then ask questions with any retrieval method."""
+    """One store, one embedder: index documents, then ask questions in any mode.
+
+    `create=False` opens only an existing store (what commands that only read use)."""
 
     def __init__(self, store: str | None = None, settings: Settings | None = None,
-                 embedder: Embedder | None = None, quiet: bool = True) -> None:
+                 embedder: Embedder | None = None, quiet: bool = True, create: bool = True) -> None:
         self.settings = settings or load_settings()
-        self.store: SQLiteStore = open_store(store or self.settings.store)  # type: ignore[assignment]
+        self.store: Store = open_store(store or self.settings.store, create, self.settings.lock_timeout)
         self.quiet = quiet
         self._embedder = embedder
         self._search_index: SearchIndex | None = None
         self._graph_view: GraphView | None = None
         self._llm: LLMClient | None = None
+
+    # --- what is made once and reused ------------------------------------------------------------
 
     @property
     def embedder(self) -> Embedder:
@@ -62,27 +75,19 @@ class HopGraph:
             self._search_index = load_search_index(self.store, self.embedder)
         return self._search_index
 
-    def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None) -> IndexReport:
-        gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
-        docs = read_paths(paths, self.quiet)
-        if gazetteer:
-            kg_build.save_gazetteer(self.store, gazetteer)
-        return self.index_documents(docs, gazetteer)
+    @property
+    def graph_view(self) -> GraphView:
+        if self._graph_view is None:
+            self._graph_view = GraphView(self.store.knowledge_graph())
+        return self._graph_view
 
-    def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
-                        replace_sources: bool = True) -> IndexReport:
-        # The gazetteer given once with `index --names` stays in force for every later run.
-        gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
-        report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources)
-        if report.changed or report.links or report.names:
-            self._search_index = None
-        # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
-        if report.changed and (self.store.has_facts() or self.store.has_knowledge_graph()):
-            self.build_graph()
-        return report
+    @property
+    def knowledge_graph(self) -> KnowledgeGraph:
+        return self.graph_view.graph
 
-    # --- knowledge graph ---------------------------------------------------------------------------
+    @property
+    def has_llm(self) -> bool:
+        return bool(self.settings.llm_url and self.settings.llm_model)
 
     def llm(self) -> LLMClient:
         """The configured chat endpoint, with its replies cached in the store (one client per HopGraph)."""
@@ -91,16 +96,41 @@ class HopGraph:
                                 "(or HOPGRAPH_LLM_URL / HOPGRAPH_LLM_MODEL)")
         if self._llm is None:
             self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
-                                  max_concurrency=self.settings.llm_concurrency,
-                                  cache=SQLiteLLMCache(self.store.path))
+                                  max_concurrency=self.settings.llm_concurrency, cache=self.store.reply_cache())
         return self._llm
 
-    @property
-    def has_llm(self) -> bool:
-        return bool(self.settings.llm_url and self.settings.llm_model)
+    def _llm_if_configured(self) -> LLMClient | None:
+        return self.llm() if self.has_llm else None
+
+    def chunk_texts(self, chunk_ids: Iterable[int]) -> dict[int, str]:
+        return self.store.chunk_texts(list(chunk_ids))
 
     def vocabulary(self) -> Vocabulary:
         return Vocabulary.parse(self.settings.entity_types, self.settings.relation_types)
+
+    # --- indexing ----------------------------------------------------------------------------------
+
+    def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None) -> IndexReport:
+        gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
+        docs = read_paths(paths, self.quiet)
+        if gazetteer:
+            kg_build.save_gazetteer(self.store, gazetteer)
+        return self.index_documents(docs, gazetteer)
+
+    def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
+                        replace_sources: bool = True, names_from: str = "titles") -> IndexReport:
+        # The gazetteer given once with `index --names` stays in force for every later run.
+        gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
+        report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
+                                 replace_sources, names_from)
+        if report.changed or report.links or report.names:
+            self._search_index = None
+        # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
+        if report.changed and (self.store.has_facts() or self.store.has_knowledge_graph()):
+            self.build_graph()
+        return report
+
+    # --- the knowledge graph -----------------------------------------------------------------------
 
     def extract(self, client: LLMClient | None = None, gleanings: int | None = None,
                 progress: object = None) -> ExtractReport:
@@ -125,45 +155,13 @@ class HopGraph:
 
     def extract_concepts(self) -> kg_build.GraphReport:
         """The no-LLM concept graph over every chunk not yet processed (resumable), then a rebuild."""
-        from hopgraph.extract.concepts import EXTRACTOR, concept_facts
-        from hopgraph.progress import counter
-
-        stale = [e for e in self.store.extractors() if e.split("-")[0] == "nlp" and e != EXTRACTOR]
-        self.store.drop_facts(stale)  # facts of an older concept extractor would duplicate the new ones
-        pending = self.store.pending_chunks(EXTRACTOR)
-        with counter("concepts", self.quiet) as update:
-            for start in range(0, len(pending), 256):  # committed in batches: an interruption resumes
-                batch = pending[start : start + 256]
-                self.store.save_facts(concept_facts([c for c, _ in batch], [t for _, t in batch]))
-                update(start + len(batch), len(pending))
+        kg_build.extract_concepts(self.store, self.quiet)
         return self.build_graph(use_embeddings=False)
-
-    @property
-    def graph_view(self) -> GraphView:
-        if self._graph_view is None:
-            self._graph_view = GraphView(self.store.knowledge_graph())
-        return self._graph_view
-
-    @property
-    def knowledge_graph(self) -> KnowledgeGraph:
-        return self.graph_view.graph
 
     def paths(self, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
               end_type: str | None = None, follow: dict[str, str] | None = None,
               as_of: str | None = None) -> list[GraphPath]:
         return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of)
-
-    def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
-        return self.store.chunk_texts(chunk_ids)
-
-    def graph_answer(self, question: str, mode: str, budget: LocalBudget | None = None) -> GraphAnswer:
-        """`local` or `paths` evidence for a question, answered by the LLM if configured, else extractively."""
-        return answer_question(self, question, mode, budget or LocalBudget(top=self.settings.top))
-
-    def local(self, question: str, budget: LocalBudget | None = None) -> LocalResult:
-        check_question(question)
-        return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
-                            self.settings.rrf_k)
 
     # --- communities and reports -------------------------------------------------------------------
 
@@ -188,71 +186,118 @@ class HopGraph:
         if writer is not None:
             run = llm_reports(graph, tree, writer, self.chunk_texts, self.settings.report_tokens, stored,
                               progress)  # type: ignore[arg-type]
-        else:
+        elif all(c.hash in stored for c in tree.communities):
             # Extractive ratings are relative to a level's largest community: all or none are reused.
-            if all(c.hash in stored for c in tree.communities):
-                run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
-            else:
-                run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
+            run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
+        else:
+            run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
         self.store.save_reports([r for r in run.reports if r.hash not in stored])
         return run
 
-    def lazy_global(self, question: str, budget: LazyBudget | None = None) -> LazyResult:
-        """LazyGraphRAG global search: no reports, relevance tests over the community tree (by the LLM
-        when one is configured, else by similarity), then an answer from the chunks that passed."""
-        question = check_question(question)
-        client = self.llm() if self.has_llm else None
-        return lazy_global_search(self.search_index, self.knowledge_graph, self.communities(), question,
-                                  budget, client)
+    # --- questions ---------------------------------------------------------------------------------
 
-    def global_search(self, question: str, budget: GlobalBudget | None = None) -> GlobalResult:
-        """A question about the whole collection, from community reports: map-reduce by the LLM when one
-        is configured, else the findings of the most relevant reports, with their chunk citations."""
-        question = check_question(question)
-        settings = self.settings
-        budget = budget or GlobalBudget(level=settings.global_level, batch_tokens=settings.global_batch_tokens,
-                                        context_tokens=settings.global_context_tokens)
-        reports = self.reports().reports
-        client = self.llm() if self.has_llm else None
-        return global_search(question, reports, self.communities(), budget, client, self.cached_embedder)
+    def ask(self, question: str, mode: str = "auto", method: str | None = None,
+            top: int | None = None) -> modes.Asked:
+        """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
+        plain search with it. Bad input raises InputError before any work is done."""
+        question, mode = check_question(question), modes.check_mode(mode)
+        if method is not None:
+            mode = "search" if mode == "auto" else mode
+            if method.strip().lower() != AUTO:
+                parse_method(method)
+        if mode == "auto":
+            return modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
+                              lambda chosen, route: self._search(question, chosen, top, None, route))
+        return self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
+                            if mode == "search" else "asked for", method, top)
 
-    def drift(self, question: str, budget: DriftBudget | None = None) -> DriftResult:
-        """DRIFT: a primer over the most relevant community reports, follow-ups answered by local search,
-        then a ranked answer (by the LLM when one is configured, else extractive)."""
-        question = check_question(question)
-        budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
-        reports = self.reports().reports
-        client = self.llm() if self.has_llm else None
-        return drift_search(question, reports, lambda q: self.local(q, budget.local), budget, client,
-                            self.cached_embedder)
+    def _answer(self, question: str, mode: str, why: str, method: str | None = None,
+                top: int | None = None) -> modes.Asked:
+        if mode == "search":
+            return modes.Asked(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top))
+        if mode == "local":
+            result = self._local(question, LocalBudget(top=top or self.settings.top))
+            answer = answer_local(question, result, self.knowledge_graph, self.chunk_texts, self._llm_if_configured())
+            return modes.Asked(question, mode, why, result.retrieval, answer.text, list(answer.citations),
+                               answer.mode, note=result.fell_open)
+        if mode == "paths":
+            answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
+            return modes.Asked(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
+                               note=note)
+        run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
+        return modes.from_corpus(question, mode, why, run(question, None))
 
-    def budget(self, top: int | None = None, seeds: int | None = None) -> Budget:
-        return Budget(top=self.settings.top if top is None else top,
-                      seeds=self.settings.seeds if seeds is None else seeds)
-
-    def ask(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
-            seeds: int | None = None, route: Route | None = None) -> Retrieval:
-        """Ranked chunks for the question; bad input raises InputError before any work is done.
-        `method="auto"` routes the question first (see `route`; or takes the given `route`) and
-        runs the method it chose."""
+    def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
+               seeds: int | None = None, route: Route | None = None) -> Retrieval:
+        """Ranked chunks by a retrieval method. `method="auto"` routes the question first (or takes
+        the given `route`) and runs the method it chose."""
         if method.strip().lower() != AUTO:
             parse_method(method)
-        check_question(question)
+        return self._search(check_question(question), method, top, seeds, route)
+
+    def _search(self, question: str, method: str, top: int | None, seeds: int | None = None,
+                route: Route | None = None) -> Retrieval:
+        budget = Budget(top=self.settings.top if top is None else top,
+                        seeds=self.settings.seeds if seeds is None else seeds)
         if method.strip().lower() == AUTO:
-            return run_auto(self.search_index, question, self.budget(top, seeds), self.settings.rrf_k,
-                            self.llm() if self.has_llm else None, route)
-        return run_method(self.search_index, question, method, self.budget(top, seeds), self.settings.rrf_k)
+            return run_auto(self.search_index, question, budget, self.settings.rrf_k, self._llm_if_configured(),
+                            route)
+        return run_method(self.search_index, question, method, budget, self.settings.rrf_k)
 
     def route(self, question: str) -> Route:
         """Lookup, multi-hop or global, with the signal that decided it; the LLM (if configured) is
         asked only when the cheap signals leave the question undecided."""
-        return route_question(question, self.search_index, self.llm() if self.has_llm else None)
+        return self._route(check_question(question))
+
+    def _route(self, question: str) -> Route:
+        return route_question(question, self.search_index, self._llm_if_configured())
+
+    def local(self, question: str, budget: LocalBudget | None = None) -> LocalResult:
+        return self._local(check_question(question), budget)
+
+    def _local(self, question: str, budget: LocalBudget | None) -> LocalResult:
+        return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
+                            self.settings.rrf_k)
+
+    def global_search(self, question: str, budget: GlobalBudget | None = None) -> GlobalResult:
+        """A question about the whole collection, from community reports: map-reduce by the LLM when one
+        is configured, else the findings of the most relevant reports, with their chunk citations."""
+        return self._global(check_question(question), budget)
+
+    def _global(self, question: str, budget: GlobalBudget | None) -> GlobalResult:
+        settings = self.settings
+        budget = budget or GlobalBudget(level=settings.global_level, batch_tokens=settings.global_batch_tokens,
+                                        context_tokens=settings.global_context_tokens)
+        return global_search(question, self.reports().reports, self.communities(), budget, self._llm_if_configured(),
+                             self.cached_embedder)
+
+    def lazy_global(self, question: str, budget: LazyBudget | None = None) -> LazyResult:
+        """LazyGraphRAG global search: no reports, relevance tests over the community tree (by the LLM
+        when one is configured, else by similarity), then an answer from the chunks that passed."""
+        return self._lazy(check_question(question), budget)
+
+    def _lazy(self, question: str, budget: LazyBudget | None) -> LazyResult:
+        return lazy_global_search(self.search_index, self.knowledge_graph, self.communities(), question, budget,
+                                  self._llm_if_configured())
+
+    def drift(self, question: str, budget: DriftBudget | None = None) -> DriftResult:
+        """DRIFT: a primer over the most relevant community reports, follow-ups answered by local search,
+        then a ranked answer (by the LLM when one is configured, else extractive)."""
+        return self._drift(check_question(question), budget)
+
+    def _drift(self, question: str, budget: DriftBudget | None) -> DriftResult:
+        budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
+        return drift_search(question, self.reports().reports, lambda q: self._local(q, budget.local), budget,
+                            self._llm_if_configured(), self.cached_embedder)
+
+    # --- lifetime ----------------------------------------------------------------------------------
 
     def close(self) -> None:
         if self._llm is not None:
             self._llm.close()
-            if isinstance(self._llm.cache, SQLiteLLMCache):
-                self._llm.cache.close()
+            close_cache = getattr(self._llm.cache, "close", None)
+            if close_cache is not None:
+                close_cache()
         self.store.close()
 
     def __enter__(self) -> HopGraph:

@@ -22,13 +22,13 @@ from platformdirs import user_cache_dir
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
+from hopgraph.ingest.pipeline import NAME_SOURCES
 from hopgraph.ingest.readers import hotpot_paragraphs, read_documents, read_text_file
-from hopgraph.model import Document
-from hopgraph.pipeline import NAME_SOURCES, index_documents
 from hopgraph.progress import bar_over
-from hopgraph.search.local import LocalBudget
-from hopgraph.search.methods import METHODS, parse_method
-from hopgraph.search.router import AUTO
+from hopgraph.query.local import LocalBudget
+from hopgraph.records.documents import Document
+from hopgraph.retrieval.methods import METHODS, parse_method
+from hopgraph.retrieval.router import AUTO
 
 LOCAL = "local"  # the knowledge-graph method: local search over the concept graph
 REQUIRED = ("question", "answer", "type", "supporting_facts", "context")
@@ -110,7 +110,7 @@ def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, to
         if method == LOCAL:
             retrieval = hg.local(question.text, LocalBudget(top=top)).retrieval
         else:
-            retrieval = hg.ask(question.text, method=method, top=top)
+            retrieval = hg.search(question.text, method=method, top=top)
         latencies.append((time.perf_counter() - started) * 1000)
         by_type[question.type].append(score_retrieval(
             question, [h.title for h in retrieval.hits], [h.text for h in retrieval.hits]))
@@ -126,7 +126,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
     """Index the corpus (cached) and score every method on every question; the JSON of the issue.
 
     `names_from="extracted"` hides the titles from the name graph: each document is named by what
-    its text is about (hopgraph.extract.nlp); titles still decide what a gold paragraph is."""
+    its text is about (hopgraph.text.nlp); titles still decide what a gold paragraph is."""
     for method in methods:
         if method not in (LOCAL, AUTO):
             parse_method(method)
@@ -150,17 +150,14 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
                                               "entities": graph.entities, "relations": graph.relations}
         results = {m: evaluate_method(hg, questions, m, top, quiet) for m in methods}
     return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top, "names_from": names_from,
-            "index_seconds": index_seconds, "methods": results, "store": hg.store.path}
+            "index_seconds": index_seconds, "methods": results, "store": hg.store.location}
 
 
 def build_index(hg: HopGraph, docs: Sequence[Document], names_from: str = "titles") -> dict[str, Any]:
     """Index (or find cached) and load the search index; the seconds each part took in this run.
 
     Call it before the first question: the search index is loaded after indexing."""
-    if names_from == "titles":
-        report = hg.index_documents(docs)
-    else:  # the facade indexes by titles; the pipeline step takes the names source
-        report = index_documents(hg.store, hg.embedder, docs, hg.settings, quiet=hg.quiet, names_from=names_from)
+    report = hg.index_documents(docs, names_from=names_from)
     started = time.perf_counter()
     loaded = hg.search_index.load_seconds
     load_total = time.perf_counter() - started

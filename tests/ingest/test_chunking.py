@@ -7,8 +7,9 @@ from itertools import pairwise
 import pytest
 
 from hopgraph.errors import InputError
-from hopgraph.ingest.chunking import chunk_document, count_tokens, wordpiece
-from hopgraph.model import Chunk, Document
+from hopgraph.ingest.chunking import chunk_document
+from hopgraph.records.documents import Chunk, Document
+from hopgraph.text.tokens import count_tokens, wordpiece
 
 
 def _long_text(n_words: int = 400) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from hopgraph.errors import InputError
 from hopgraph.ingest.readers import expand_paths, read_documents
-from hopgraph.model import Document
+from hopgraph.records.documents import Document
 
 
 def write(path: Path, content: str | bytes) -> Path:

@@ -11,8 +11,7 @@ import os
 
 import httpx
 import pytest
-
-from hopgraph.llm.local import XLLAMACPP_REQUIREMENT, LocalServer, cached_model, ensure_model
+from local_model import XLLAMACPP_REQUIREMENT, LocalServer, cached_model, ensure_model
 
 PARAGRAPH = (
     "Foundry F Pvt Ltd casts brake drums at its only plant in Hosur, Tamil Nadu, and supplies them to Brake Maker A."
@@ -42,7 +41,7 @@ def _model_or_skip() -> None:
         pytest.skip(f"xllamacpp is not installed (pip install {XLLAMACPP_REQUIREMENT})")
     if cached_model() is None:
         if os.environ.get("HOPGRAPH_FETCH_MODEL") != "1":
-            pytest.skip("no cached local model: `python -m hopgraph.llm.local fetch`, or HOPGRAPH_FETCH_MODEL=1")
+            pytest.skip("no cached local model: `python tests/support/local_model.py fetch`, or HOPGRAPH_FETCH_MODEL=1")
         ensure_model()
 
 
@@ -83,11 +82,12 @@ def test_local_server_extracts_entities_as_schema_json() -> None:
 def test_extraction_through_hopgraph_with_the_real_model(tmp_path) -> None:
     """The whole path a user takes: index → `extract` (prompt, JSON schema, validation, vocabulary,
     facts per chunk) → resolution → graph, against the real model."""
-    from conftest import BagOfWordsEmbedder
+    from testkit import BagOfWordsEmbedder
+
     from hopgraph.config import Settings
     from hopgraph.engine import HopGraph
     from hopgraph.llm import LLMClient
-    from hopgraph.model import Document
+    from hopgraph.records.documents import Document
 
     _model_or_skip()
     with LocalServer() as server, HopGraph(str(tmp_path / "e2e.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:

@@ -6,27 +6,9 @@ Chunk text is cut from the original string by character offsets, never detokenis
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-
-from tokenizers import Tokenizer
-
 from hopgraph.errors import InputError
-from hopgraph.model import Chunk, Document
-
-
-@cache
-def wordpiece() -> Tokenizer:
-    """The bundled MiniLM tokenizer, without truncation or padding (callers set their own)."""
-    path = resources.files("hopgraph.assets").joinpath("minilm_tokenizer.json")
-    tokenizer = Tokenizer.from_str(path.read_text(encoding="utf-8"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return tokenizer
-
-
-def count_tokens(text: str) -> int:
-    return len(wordpiece().encode(text, add_special_tokens=False).ids)
+from hopgraph.records.documents import Chunk, Document
+from hopgraph.text.tokens import wordpiece
 
 
 def chunk_document(doc: Document, doc_key: str, size: int = 600, overlap: int = 100) -> list[Chunk]:

@@ -10,7 +10,7 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 from hopgraph.errors import InputError
-from hopgraph.model import Document
+from hopgraph.records.documents import Document
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
 HTML_SUFFIXES = {".html", ".htm"}
@@ -36,8 +36,11 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def read_text_file(path: Path) -> str:
-    """The file's text; empty, binary or non-UTF-8 files are errors that name the file."""
-    data = path.read_bytes()
+    """The file's text; unreadable, empty, binary or non-UTF-8 files are errors that name the file."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:  # permission denied, a broken disk, a file that vanished since listing
+        raise InputError(f"{path}: cannot read the file ({err.strerror or err})") from None
     if not data.strip():
         raise InputError(f"{path}: file is empty")
     if b"\x00" in data[:8192]:

@@ -1,6 +1,6 @@
-"""LLM access for extraction: an OpenAI-compatible chat client with retries, and reply caches."""
+"""LLM access: an OpenAI-compatible chat client with retries and typed replies, and reply caches."""
 
-from hopgraph.llm.cache import CachedReply, LLMCache, LLMError, ReplayLLMCache, SQLiteLLMCache, cache_key
+from hopgraph.llm.cache import CachedReply, LLMCache, LLMError, ReplayLLMCache, cache_key
 from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, strip_fences
 
 __all__ = [
@@ -11,7 +11,6 @@ __all__ = [
     "LLMRequest",
     "LLMResult",
     "ReplayLLMCache",
-    "SQLiteLLMCache",
     "StepUsage",
     "cache_key",
     "strip_fences",

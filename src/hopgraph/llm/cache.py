@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -59,75 +57,6 @@ def cache_key(model: str, messages: list[dict[str, Any]], response_format: str |
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-_SCHEMA = """CREATE TABLE IF NOT EXISTS llm_cache (
-    key TEXT PRIMARY KEY,
-    model TEXT NOT NULL,
-    response TEXT NOT NULL,
-    tokens_in INTEGER NOT NULL,
-    tokens_out INTEGER NOT NULL,
-    created_at TEXT NOT NULL
-)"""
-
-
-class SQLiteLLMCache:
-    """The `llm_cache` table, usually inside the store file, on a connection of its own.
-
-    Each put is its own committed transaction (autocommit), independent of the store's write
-    transaction: a reply that cost money stays valid whatever happens to the run that asked for it.
-    WAL with synchronous=NORMAL, like the store: a crash loses nothing committed, and a put costs
-    no fsync (a power cut may lose the last few, which are merely asked again). One connection is
-    shared by the client's worker threads behind a lock; the busy timeout rides out the store's
-    write transactions.
-    """
-
-    def __init__(self, path: str | Path, busy_timeout: float = 30.0) -> None:
-        self.path = str(path)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(self.path, timeout=busy_timeout, check_same_thread=False,
-                                       isolation_level=None)  # autocommit: each put commits alone
-            self._db.execute("PRAGMA journal_mode=WAL")  # as the store does: readers never block a put
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-        except sqlite3.Error as err:
-            raise LLMError(f"cannot open the LLM cache in {self.path}: {err}") from None
-
-    def get(self, key: str) -> CachedReply | None:
-        row = self._execute("SELECT model, response, tokens_in, tokens_out FROM llm_cache WHERE key = ?", (key,))
-        return CachedReply(*row[0]) if row else None
-
-    def put(self, key: str, model: str, response_text: str, tokens_in: int, tokens_out: int) -> None:
-        created_at = datetime.now(UTC).isoformat(timespec="seconds")
-        self._execute("INSERT OR REPLACE INTO llm_cache VALUES (?, ?, ?, ?, ?, ?)",
-                      (key, model, response_text, int(tokens_in), int(tokens_out), created_at))
-
-    def _execute(self, sql: str, parameters: tuple[Any, ...]) -> list[Any]:
-        """A broken cache is a setup problem for the whole run, not one chunk's failure: hence a
-        HopgraphError (which `complete_many` does not swallow), not an LLMError."""
-        try:
-            with self._lock:
-                return self._db.execute(sql, parameters).fetchall()
-        except sqlite3.Error as err:
-            raise HopgraphError(f"LLM cache in {self.path}: {err} (a put waits for the store's write "
-                                "transaction: LLM calls must not run inside one)") from None
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM llm_cache").fetchone()[0])
-
-    def record_to(self, path: str | Path) -> int:
-        """Dump every entry in the replay JSON format; returns how many were written."""
-        with self._lock:
-            rows = self._db.execute("SELECT key, model, response, tokens_in, tokens_out FROM llm_cache "
-                                    "ORDER BY key").fetchall()
-        entries = {key: CachedReply(*rest) for key, *rest in rows}
-        return _write_replay(path, entries)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
 class ReplayLLMCache:
     """Recorded replies in memory, loaded from (and saved to) a JSON list of
     `{key, model, response, tokens_in, tokens_out}`.
@@ -166,7 +95,7 @@ class ReplayLLMCache:
         """Write the entries (loaded and newly received) as replay JSON; returns how many."""
         with self._lock:
             entries = dict(self._entries)
-        return _write_replay(path, entries)
+        return write_replay(path, entries)
 
 
 def _read_replay(path: Path) -> dict[str, CachedReply]:
@@ -180,7 +109,7 @@ def _read_replay(path: Path) -> dict[str, CachedReply]:
         raise LLMError(f"cannot read recorded LLM replies from {path}: {err}") from None
 
 
-def _write_replay(path: str | Path, entries: dict[str, CachedReply]) -> int:
+def write_replay(path: str | Path, entries: dict[str, CachedReply]) -> int:
     rows = [{"key": key, **asdict(reply)} for key, reply in sorted(entries.items())]
     Path(path).write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return len(rows)

@@ -23,6 +23,7 @@ import httpx
 import pydantic
 
 from hopgraph.llm.cache import LLMCache, LLMError, cache_key
+from hopgraph.text.tokens import count_tokens
 
 T = TypeVar("T")
 Model = TypeVar("Model", bound=pydantic.BaseModel)
@@ -265,10 +266,10 @@ class LLMClient:
             raise _Retry(f"empty reply: {response.text[:200]!r}")
         usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
         tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        if not isinstance(tokens_in, int):  # some servers omit usage: estimate ~4 characters a token
-            tokens_in = sum(len(str(message.get("content", ""))) for message in messages) // 4
+        if not isinstance(tokens_in, int):  # some servers omit usage: count as every budget here is counted
+            tokens_in = sum(count_tokens(str(message.get("content", ""))) for message in messages)
         if not isinstance(tokens_out, int):
-            tokens_out = len(text) // 4
+            tokens_out = count_tokens(text)
         self._count(step, tokens_in=tokens_in, tokens_out=tokens_out)
         return text, tokens_in, tokens_out, finish
 

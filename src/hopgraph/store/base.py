@@ -1,89 +1,43 @@
-"""The storage interface and the typed tables that cross it.
+"""What a storage backend implements: four small protocols, one per kind of data, and `Store`, all four.
 
-Retrieval code only sees these types; SQL of one dialect lives in its store module alone.
+Code above the store sees only these protocols and the records they pass (hopgraph.records);
+SQL of one dialect lives in its backend package alone (store/sqlite/, and later store/postgres/).
+Every write method is one transaction: it happens entirely or not at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from hopgraph.model import Chunk, Document
-from hopgraph.names import Name
+from hopgraph.llm.cache import LLMCache
+from hopgraph.records.communities import CommunityReport, CommunityTree
+from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument
+from hopgraph.records.knowledge import (
+    ChunkFacts,
+    ChunkText,
+    ExtractionFailure,
+    KnowledgeGraph,
+    MergeCandidate,
+    MergeReview,
+)
+from hopgraph.records.names import GraphRows, NameGraph
 
-
-@dataclass(frozen=True)
-class StoredDocument:
-    id: int
-    source: str
-    title: str
-    content_hash: str
-
-
-def rows_by_document(doc_ids: np.ndarray) -> dict[int, list[int]]:
-    """Document id → the chunk rows of that document, in row order."""
-    rows: dict[int, list[int]] = {}
-    for row, doc in enumerate(doc_ids.tolist()):
-        rows.setdefault(doc, []).append(row)
-    return rows
-
-
-@dataclass
-class ChunkTable:
-    """The active chunks, row-aligned: row i of every array is the same chunk."""
-
-    ids: np.ndarray
-    doc_ids: np.ndarray
-    texts: list[str]
-    text_hashes: list[str]
-    titles: dict[int, str]  # document id → title
-    sources: dict[int, str] = field(default_factory=dict)  # document id → source (file path)
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def row_of(self) -> dict[int, int]:
-        return {chunk_id: row for row, chunk_id in enumerate(self.ids.tolist())}
-
-
-@dataclass
-class DocumentChange:
-    """What one index run changes: documents to add or replace (with chunks), ids to withdraw."""
-
-    # (document, content hash, [(chunk, text hash)])
-    upserts: list[tuple[Document, str, list[tuple[Chunk, str]]]] = field(default_factory=list)
-    withdrawn: list[int] = field(default_factory=list)
-
-    @property
-    def empty(self) -> bool:
-        return not self.upserts and not self.withdrawn
-
-
-@dataclass
-class GraphRows:
-    """Names, mentions and links, with chunk ids (not rows) and name positions in `names`."""
-
-    names: list[Name]
-    mentions: list[tuple[int, int]]  # (chunk id, name position)
-    links: list[tuple[int, int, int]]  # (source chunk id, target chunk id, name position)
-
-
+# Builds the name-link graph over the chunk table as it will be after an index run; called by
+# `DocumentStore.apply` inside its transaction, so documents and their links change together.
 GraphBuilder = Callable[[ChunkTable], GraphRows]
 
 
-@dataclass(frozen=True)
-class RunRecord:
-    """One line of the `runs` log; `stats` is called after the graph is built, inside the transaction."""
+class DocumentStore(Protocol):
+    """Documents, chunks, their vectors, and the name-link graph over them."""
 
-    command: str
-    started_at: str
-    stats: Callable[[], str]
+    @property
+    def location(self) -> str:
+        """Where the store lives, for messages (a file path or a URL)."""
+        ...
 
-
-class Store(Protocol):
     def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
         """Documents not withdrawn, keyed by (source, title)."""
         ...
@@ -101,14 +55,84 @@ class Store(Protocol):
 
     def chunk_table(self) -> ChunkTable: ...
 
+    def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]: ...
+
+    def chunk_docs(self) -> dict[int, int]:
+        """Chunk id → document id, for every stored chunk."""
+        ...
+
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         """One row per hash, in order; a missing vector is an error."""
         ...
 
-    def graph(self) -> tuple[list[tuple[int, str, int | None, str]], list[tuple[int, int, int]]]:
-        """Names as (id, surface, doc id, filtered) and links as (source, target, name id)."""
-        ...
+    def name_graph(self) -> NameGraph: ...
 
     def meta(self) -> dict[str, str]: ...
+
+    def set_meta(self, values: dict[str, str]) -> None: ...
+
+
+class KnowledgeStore(Protocol):
+    """Raw facts per (chunk, extractor), the resolved knowledge graph, and merges awaiting review."""
+
+    def save_facts(self, facts: Sequence[ChunkFacts]) -> None:
+        """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
+        ...
+
+    def replace_facts(self, extractor: str, facts: Sequence[ChunkFacts]) -> None:
+        """This extractor's facts become exactly `facts` (a re-import)."""
+        ...
+
+    def drop_facts(self, extractors: Sequence[str]) -> None: ...
+
+    def extractors(self) -> list[str]: ...
+
+    def has_facts(self) -> bool: ...
+
+    def has_knowledge_graph(self) -> bool: ...
+
+    def record_failures(self, failures: Sequence[ExtractionFailure], extractor: str) -> None: ...
+
+    def failures(self, extractor: str) -> list[ExtractionFailure]: ...
+
+    def pending_chunks(self, extractor: str) -> list[ChunkText]:
+        """Active chunks with no facts from this extractor yet, in id order."""
+        ...
+
+    def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]: ...
+
+    def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:
+        """The graph replaces the previous one (and its community tree); new review candidates are added."""
+        ...
+
+    def knowledge_graph(self) -> KnowledgeGraph: ...
+
+    def merge_reviews(self, status: str | None = "pending") -> list[MergeReview]: ...
+
+    def decide_merge(self, review_id: int, accept: bool) -> bool: ...
+
+    def merge_decisions(self) -> dict[tuple[str, str], bool]: ...
+
+
+class CommunityStore(Protocol):
+    """The community tree of the current graph, and reports kept by content hash across rebuilds."""
+
+    def replace_communities(self, tree: CommunityTree) -> None: ...
+
+    def community_tree(self) -> CommunityTree | None: ...
+
+    def save_reports(self, reports: Sequence[CommunityReport]) -> None: ...
+
+    def stored_reports(self, model: str) -> dict[str, CommunityReport]: ...
+
+
+class ReplyStore(Protocol):
+    """The LLM reply cache, opened by the store that holds it (never by file path)."""
+
+    def reply_cache(self) -> LLMCache: ...
+
+
+class Store(DocumentStore, KnowledgeStore, CommunityStore, ReplyStore, Protocol):
+    """Everything hopgraph keeps: what `open_store` returns and `HopGraph` is typed against."""
 
     def close(self) -> None: ...

@@ -1,0 +1,65 @@
+"""Community commands of the `hopgraph` CLI: communities (the Leiden tree) and reports.
+Registered on the app in app.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
+
+
+def communities(store: StoreOpt = None,
+                rebuild: Annotated[bool, typer.Option("--rebuild", help="Partition the graph again.")] = False,
+                as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+                quiet: QuietOpt = False) -> None:
+    """Hierarchical Leiden communities of the knowledge graph: levels, counts and sizes."""
+    with open_hopgraph(store, quiet) as hg:
+        tree = hg.communities(rebuild=rebuild)
+        stats = tree.stats()
+        if as_json:
+            typer.echo(json.dumps(stats, indent=2))
+            return
+        typer.echo(f"{stats['communities']} communities in {stats['levels']} level(s) "
+                   f"(max size {hg.settings.community_max_size}; built in {tree.seconds:.2f} s)")
+        for level in stats["per_level"]:  # type: ignore[attr-defined]
+            typer.echo(f"  level {level['level']}: {level['communities']} communities, sizes "
+                       f"{level['min']}–{level['max']} (median {level['median']})")
+
+
+def reports(store: StoreOpt = None,
+            llm: Annotated[bool | None, typer.Option("--llm/--extractive", help="Write reports with the "
+                                                     "configured LLM, or extractively (default: LLM if configured).")]
+            = None,
+            estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and tokens reports "
+                                                   "would cost, and stop.")] = False,
+            show: Annotated[int, typer.Option("--show", min=0, help="Print the N most important reports.")] = 3,
+            quiet: QuietOpt = False) -> None:
+    """A report per community (title, summary, findings with chunk citations, importance 0-10)."""
+    from hopgraph.communities.reports import estimate_report_tokens
+    from hopgraph.progress import counter
+
+    with open_hopgraph(store, quiet) as hg:
+        if estimate:
+            cost = estimate_report_tokens(hg.knowledge_graph, hg.communities(), hg.chunk_texts,
+                                          hg.settings.report_tokens)
+            typer.echo(f"{cost['calls']} LLM calls, ≈ {cost['tokens_in']:,} input and ≈ {cost['tokens_out']:,} "
+                       f"output tokens (at most {hg.settings.report_tokens} tokens of material per report)")
+            return
+        with counter("reports", quiet) as update:
+            run = hg.reports(use_llm=llm, progress=update)
+        writer = run.reports[0].model if run.reports else "-"
+        typer.echo(f"{len(run.reports)} reports ({writer}); {len(run.failed)} failed; "
+                   f"{run.from_children} written from sub-community reports")
+        for community_id, error in run.failed[:10]:
+            typer.echo(f"  community {community_id} failed: {error}")
+        for report in sorted(run.reports, key=lambda r: (-r.rating, r.level, r.community_id))[:show]:
+            typer.echo(f"\n[community {report.community_id}, level {report.level}, rating {report.rating}]")
+            typer.echo(report.text())
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(communities)
+    app.command()(reports)

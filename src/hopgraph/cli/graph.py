@@ -1,0 +1,124 @@
+"""Knowledge-graph commands of the `hopgraph` CLI: extract, import-triples, review-merges, paths,
+estimate. Registered on the app in app.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
+from hopgraph.config import load_settings
+
+
+def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relation,object,source[,date,"
+                                                             "subject_type,object_type].")],
+                   store: StoreOpt = None, quiet: QuietOpt = False) -> None:
+    """Import relations you already have; each edge points at the chunk of its source document."""
+    with open_hopgraph(store, quiet, create=True) as hg:
+        report = hg.import_triples(file)
+    typer.echo(f"{report.triples} triples imported ({len(report.skipped)} skipped, "
+               f"{report.new_documents} new source documents); graph: {report.graph.entities} entities, "
+               f"{report.graph.relations} relations, {report.graph.reviews} merges to review")
+    for reason in report.skipped[:20]:
+        typer.echo(f"  skipped {reason}")
+
+
+def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Option(min=0, max=5)] = None,
+            concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM concept graph (spaCy entities "
+                                                   "and noun phrases, co-occurrence edges), even with an LLM "
+                                                   "configured.")] = False,
+            quiet: QuietOpt = False) -> None:
+    """Extract entities and relations from every chunk (resumable): with the configured LLM, else the
+    no-LLM concept graph."""
+    from hopgraph.progress import counter
+
+    with open_hopgraph(store, quiet) as hg:
+        if concepts or not hg.has_llm:
+            graph = hg.extract_concepts()
+            why = "as asked" if concepts else "no LLM configured"
+            typer.echo(f"concept graph ({why}): {graph.entities} entities, {graph.relations} relations")
+            return
+        with counter("extracting", quiet) as update:
+            report = hg.extract(gleanings=gleanings, progress=update)
+        usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
+    typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
+               f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations")
+    typer.echo(f"LLM usage (calls, cached, tokens in, tokens out): {usage}")
+    for chunk_id, error in report.failed[:10]:
+        typer.echo(f"  chunk {chunk_id} failed: {error}")
+
+
+def review_merges(store: StoreOpt = None,
+                  accept: Annotated[list[int] | None, typer.Option("--accept", help="Review ids to merge.")] = None,
+                  reject: Annotated[list[int] | None, typer.Option("--reject", help="Review ids to keep apart.")]
+                  = None,
+                  quiet: QuietOpt = False) -> None:
+    """List merges waiting for a person, or accept / reject them (the graph is rebuilt)."""
+    with open_hopgraph(store, quiet) as hg:
+        decided = [(i, True) for i in accept or []] + [(i, False) for i in reject or []]
+        for review_id, verdict in decided:
+            if not hg.store.decide_merge(review_id, verdict):
+                typer.echo(f"no merge review with id {review_id}", err=True)
+        if decided:
+            report = hg.build_graph()
+            typer.echo(f"graph rebuilt: {report.entities} entities, {report.relations} relations")
+        for review in hg.store.merge_reviews("pending"):
+            typer.echo(f"{review.id:>4}  {review.type:<10} {review.score:.3f}  {review.a!r} ~ {review.b!r}")
+
+
+def paths(to: Annotated[str, typer.Option("--to", help="The entity the paths lead to (or from).")],
+          direction: Annotated[str, typer.Option("--direction", help="in | out")] = "in",
+          max_hops: Annotated[int, typer.Option("--max-hops", min=1, max=6)] = 2,
+          max_paths: Annotated[int, typer.Option("--max-paths", min=1, max=10000)] = 200,
+          end_type: Annotated[str | None, typer.Option("--end-type", help="Keep paths whose far end has this type.")]
+          = None,
+          follow: Annotated[str | None, typer.Option("--follow", help="Relations to walk, e.g. "
+                                                     "'SUPPLIES:reverse,USES,LOCATED_IN' (default: all, forward).")]
+          = None,
+          as_of: Annotated[str | None, typer.Option("--as-of", help="Only relations holding on this date.")] = None,
+          store: StoreOpt = None, as_json: Annotated[bool, typer.Option("--json")] = False,
+          quiet: QuietOpt = False) -> None:
+    """Every relation path into (or out of) an entity, with the chunk that states each hop."""
+    from hopgraph.query.answer import extractive_from_paths
+    from hopgraph.query.paths import parse_follow
+
+    with open_hopgraph(store, quiet) as hg:
+        found = hg.paths(to, direction, max_hops, max_paths, end_type, parse_follow(follow), as_of)
+        if as_json:
+            typer.echo(json.dumps([[hop.as_dict() for hop in path] for path in found], indent=2, ensure_ascii=False))
+            return
+        texts = hg.chunk_texts({hop.chunk_id for path in found for hop in path})
+        typer.echo(extractive_from_paths(found, texts, hg.knowledge_graph).text)
+        typer.echo(f"{len(found)} path(s)")
+
+
+def estimate(paths_: Annotated[list[str], typer.Argument(metavar="PATH...", help="Files or folders to extract.")],
+             gleanings: Annotated[int | None, typer.Option(min=0, max=5)] = None,
+             out_tokens: Annotated[int, typer.Option("--out-tokens", help="Assumed output tokens per call.")] = 350,
+             price_in: Annotated[float | None, typer.Option("--price-in", help="Price per 1M input tokens.")] = None,
+             price_out: Annotated[float | None, typer.Option("--price-out", help="Price per 1M output tokens.")] = None,
+             quiet: QuietOpt = False) -> None:
+    """What LLM extraction of these files would cost, before anything is spent."""
+    from hopgraph.ingest.pipeline import read_paths
+    from hopgraph.kg.estimate import estimate as run_estimate
+
+    settings = load_settings()
+    rounds = settings.gleanings if gleanings is None else gleanings
+    result = run_estimate(read_paths(paths_, quiet), settings, rounds, out_tokens)
+    typer.echo(f"{result.documents} documents, {result.chunks} chunks → {result.calls} LLM calls "
+               f"({1 + rounds} per chunk); ≈ {result.tokens_in:,} input tokens, ≈ {result.tokens_out:,} output "
+               f"tokens (assuming {out_tokens} per call)")
+    if price_in is not None or price_out is not None:
+        typer.echo(f"≈ {result.cost(price_in or 0.0, price_out or 0.0):.4f} at {price_in or 0}/{price_out or 0} "
+                   f"per million input/output tokens")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import-triples")(import_triples)
+    app.command()(extract)
+    app.command("review-merges")(review_merges)
+    app.command()(paths)
+    app.command()(estimate)

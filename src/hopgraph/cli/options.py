@@ -1,0 +1,29 @@
+"""The options every command shares, and how a command opens the store."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, is_dataclass
+from typing import Annotated, Any
+
+import typer
+
+from hopgraph.config import load_settings
+from hopgraph.engine import HopGraph
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="Store file (default: config, else ./hopgraph.db).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
+TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+def open_hopgraph(store: str | None, quiet: bool, create: bool = False) -> HopGraph:
+    """The store named by --store (or the configuration). Commands that only read pass
+    `create=False`: a mistyped path is then an error, not a new empty store."""
+    return HopGraph(store, load_settings(store=store), quiet=quiet, create=create)
+
+
+def print_json(value: Any) -> None:
+    """Dataclasses as dicts; anything else JSON cannot say as its string."""
+    data = asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))

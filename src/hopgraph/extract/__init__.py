@@ -1,1 +1,0 @@
-"""Facts from text: LLM extraction, no-LLM concept extraction, and structured triple import."""

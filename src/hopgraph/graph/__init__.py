@@ -1,1 +1,0 @@
-"""Corpus-level graph algorithms: communities (Leiden), Personalized PageRank."""

@@ -1,0 +1,217 @@
+"""Indexing as a named sequence of steps: read → plan → embed → write (names + links inside).
+
+Embeddings are committed as they are computed (a cache keyed by text hash), so an interrupted run
+resumes where it stopped; the visible index changes in one transaction at the end, so a crash or
+Ctrl-C leaves the previous index intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from hopgraph.config import Settings
+from hopgraph.errors import InputError
+from hopgraph.ingest.chunking import chunk_document
+from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.linkgraph.links import build_name_graph
+from hopgraph.progress import bar_over, counter
+from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, utc_now
+from hopgraph.records.names import GazetteerEntry
+from hopgraph.store import Store
+from hopgraph.text import nlp  # spaCy itself is imported only when texts are parsed
+from hopgraph.text.embed import Embedder
+
+EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
+GRAPH_VERSION = 2  # bump when names/links are built differently, so stores rebuild their graph
+NAME_SOURCES = ("titles", "extracted")  # where documents' names come from (see names_for_documents)
+EXTRACTED_META = "extracted_names"  # meta key: {"version", "names": {first-chunk text hash: names}}
+
+
+@dataclass
+class IndexReport:
+    documents: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    withdrawn: int = 0
+    chunks_written: int = 0
+    embedded: int = 0
+    names: int = 0
+    names_filtered: int = 0
+    links: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.withdrawn)
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> list[Document]:
+    """Step 1: every document in the given files and folders."""
+    files = expand_paths(paths)
+    docs: list[Document] = []
+    for path in bar_over(files, "reading", quiet):
+        docs.extend(read_documents(path))
+    return docs
+
+
+def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
+                replace_sources: bool | Collection[str] = True) -> tuple[DocumentChange, IndexReport]:
+    """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
+
+    `replace_sources`: True withdraws the documents of every source read here that are gone from it;
+    a collection of sources does that for exactly those (even if none of their documents remain)."""
+    report = IndexReport(documents=len(docs))
+    change = DocumentChange()
+    active = store.active_documents()
+    chunking = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
+    for doc in docs:
+        content_hash = sha(f"{chunking}\n{doc.text}")
+        known = active.get((doc.source, doc.title))
+        if known and known.content_hash == content_hash:
+            report.unchanged += 1
+            continue
+        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
+        change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
+        report.added += known is None
+        report.updated += known is not None
+    if replace_sources:  # a document gone from a file that was re-read is withdrawn
+        present = {(d.source, d.title) for d in docs}
+        sources = {d.source for d in docs} if replace_sources is True else set(replace_sources)
+        change.withdrawn = [stored.id for key, stored in active.items()
+                            if key[0] in sources and key not in present]
+        report.withdrawn = len(change.withdrawn)
+    return change, report
+
+
+def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
+                  include_stored: bool = False) -> int:
+    """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches.
+
+    `include_stored` also covers chunks already in the store (after switching embedders)."""
+    texts = {h: c.text for _, _, chunks in change.upserts for c, h in chunks}
+    if include_stored:
+        table = store.chunk_table()
+        texts.update(zip(table.text_hashes, table.texts, strict=True))
+    cached = store.cached_vectors(list(texts), embedder.name)
+    todo = [(h, t) for h, t in texts.items() if h not in cached]
+    with counter("embedding", quiet) as update:
+        for start in range(0, len(todo), EMBED_COMMIT_EVERY):
+            batch = todo[start : start + EMBED_COMMIT_EVERY]
+            vectors = embedder.embed([t for _, t in batch])
+            store.save_vectors({h: v for (h, _), v in zip(batch, vectors, strict=True)}, embedder.name)
+            update(start + len(batch), len(todo))
+    return len(todo)
+
+
+def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry], names_from: str = "titles") -> str:
+    parts: list[object] = [GRAPH_VERSION, settings.min_name_chars, settings.max_name_doc_share,
+                           [asdict(e) for e in gazetteer]]
+    if names_from != "titles":  # titled stores keep the signature they always had
+        parts.append([names_from, nlp.EXTRACTOR_VERSION])
+    return sha(json.dumps(parts))
+
+
+def first_chunks(table: ChunkTable, skip_docs: Collection[int] = ()) -> dict[int, tuple[str, str]]:
+    """Document id → (text hash, text) of its first chunk (chunks are stored in document order)."""
+    firsts: dict[int, tuple[str, str]] = {}
+    for doc, text_hash, text in zip(table.doc_ids.tolist(), table.text_hashes, table.texts, strict=True):
+        if doc not in skip_docs:
+            firsts.setdefault(doc, (text_hash, text))
+    return firsts
+
+
+def extract_names(texts: dict[str, str], cached: dict[str, list[str]], quiet: bool = True) -> dict[str, list[str]]:
+    """The about-names of every text (text hash → text) not in `cached`, added to a copy of it.
+
+    A document's names come from its first chunk: where text says what it is about."""
+    todo = {h: t for h, t in texts.items() if h not in cached}
+    names = dict(cached)
+    if todo:
+        with counter("names from text", quiet) as update:
+            found = nlp.concepts(list(todo.values()), progress=update)
+        names.update({h: nlp.about_names(t, c) for (h, t), c in zip(todo.items(), found, strict=True)})
+    return names
+
+
+def _cached_names(meta: dict[str, str]) -> dict[str, list[str]]:
+    try:
+        stored = json.loads(meta.get(EXTRACTED_META, "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return stored.get("names", {}) if stored.get("version") == nlp.EXTRACTOR_VERSION else {}
+
+
+def _names_before_write(store: Store, change: DocumentChange, meta: dict[str, str],
+                        quiet: bool) -> dict[str, list[str]]:
+    """Extracted names for every first chunk the index will hold, computed outside the write
+    transaction (the NLP model is slow) and reusing the names stored with the last build."""
+    active = store.active_documents()
+    replaced = set(change.withdrawn) | {active[(doc.source, doc.title)].id for doc, _, _ in change.upserts
+                                        if (doc.source, doc.title) in active}
+    texts = dict(first_chunks(store.chunk_table(), replaced).values())
+    texts.update({h: c.text for _, _, chunks in change.upserts for c, h in chunks if c.ord == 0})
+    return extract_names(texts, _cached_names(meta), quiet)
+
+
+def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
+                    gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
+                    replace_sources: bool | Collection[str] = True, names_from: str = "titles") -> IndexReport:
+    """Steps 2–4 for documents already read. Unchanged content with unchanged settings writes nothing.
+
+    `names_from`: "titles" names each document by its title; "extracted" by the names its first
+    chunk is about (hopgraph.text.nlp, no LLM), stored as names of kind "extracted"."""
+    if names_from not in NAME_SOURCES:
+        raise InputError(f"names from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
+    started = time.perf_counter()
+    change, report = plan_change(store, docs, settings, replace_sources)
+    signature = graph_signature(settings, gazetteer, names_from)
+    meta = store.meta()
+    new_embedder = meta.get("embedder") not in (None, embedder.name)
+    if change.empty and meta.get("graph_signature") == signature and not new_embedder:
+        report.seconds = {"total": time.perf_counter() - started}
+        return report
+    planned = time.perf_counter()
+    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
+    embedded = time.perf_counter()
+    graph_seconds = 0.0
+    extracted = _names_before_write(store, change, meta, quiet) if names_from == "extracted" else None
+    named = time.perf_counter()
+    new_meta = {"graph_signature": signature, "embedder": embedder.name}
+
+    def build(table):  # type: ignore[no-untyped-def]
+        nonlocal graph_seconds
+        t = time.perf_counter()
+        doc_names = None
+        if extracted is not None:
+            firsts = first_chunks(table)
+            # Normally all computed above; a chunk that appeared since is extracted here.
+            names = extract_names(dict(firsts.values()), extracted, quiet=True)
+            doc_names = nlp.short_forms({doc: names[h] for doc, (h, _) in firsts.items()}, table.texts)
+            new_meta[EXTRACTED_META] = json.dumps({"version": nlp.EXTRACTOR_VERSION,
+                                                   "names": {h: names[h] for h, _ in firsts.values()}})
+        graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share,
+                                 doc_names)
+        graph_seconds = time.perf_counter() - t
+        report.names = len(graph.names)
+        report.names_filtered = sum(1 for n in graph.names if n.filtered)
+        report.links = len(graph.links)
+        return graph
+
+    report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
+    # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
+    store.apply(change, build, new_meta, RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
+    report.seconds = {"plan": planned - started, "embed": embedded - planned,
+                      "names_links": graph_seconds, "total": time.perf_counter() - started}
+    if extracted is not None:
+        report.seconds["extract_names"] = named - embedded
+    return report

@@ -1,0 +1,122 @@
+"""LLM extraction over stored chunks: one call per chunk (+ gleaning rounds), validated, resumable.
+
+Batches are committed as they finish, so an interrupted run resumes at the first unfinished chunk;
+a chunk whose reply stays malformed after the client's retries is recorded as a failure and gets
+no facts at all (never half a chunk). Out-of-vocabulary types and empty names are skipped and
+counted, not fatal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from hopgraph.kg.facts import Vocabulary
+from hopgraph.llm import LLMClient, LLMError, LLMRequest
+from hopgraph.prompts import extraction, gleaning
+from hopgraph.records.knowledge import ChunkFacts, ExtractionFailure, RawEntity, RawRelation
+from hopgraph.store.base import KnowledgeStore
+
+BATCH = 16  # chunks per committed batch: the most an interruption can cost
+# Room for the longest reply the JSON schema allows a small model (20 entities and 20 relations,
+# ~2,000 tokens): a repetition loop then ends at maxItems as valid JSON instead of being cut off.
+MAX_TOKENS = 2400
+
+
+@dataclass
+class ExtractReport:
+    chunks: int = 0
+    extracted: int = 0
+    failed: list[tuple[int, str]] = field(default_factory=list)
+    skipped: int = 0
+    entities: int = 0
+    relations: int = 0
+    usage: dict[str, Any] = field(default_factory=dict)  # step → the client's StepUsage
+
+
+def to_facts(chunk_id: int, extractor: str, replies: Sequence[BaseModel], vocabulary: Vocabulary) -> ChunkFacts:
+    """Validated replies → facts; what breaks the vocabulary or names nothing is skipped, with why."""
+    facts = ChunkFacts(chunk_id, extractor)
+    types: dict[str, str] = {}
+    for reply in replies:
+        for entity in reply.entities:  # type: ignore[attr-defined]
+            name, type_ = entity.name.strip(), entity.type.strip().upper()
+            if not name:
+                facts.skipped.append("entity with an empty name")
+            elif type_ not in vocabulary.entity_types:
+                facts.skipped.append(f"entity {name!r}: unknown type {type_!r}")
+            else:
+                types.setdefault(name.casefold(), type_)
+                facts.entities.append(RawEntity(name, type_, entity.description.strip()))
+        for relation in reply.relations:  # type: ignore[attr-defined]
+            problem = _relation_problem(relation, vocabulary, types)
+            if problem:
+                facts.skipped.append(problem)
+                continue
+            source, target = relation.source.strip(), relation.target.strip()
+            facts.relations.append(RawRelation(source, relation.relation.strip().upper(), target,
+                                               relation.description.strip(), types[source.casefold()],
+                                               types[target.casefold()], relation.date or None))
+    return facts
+
+
+def _relation_problem(relation: Any, vocabulary: Vocabulary, types: dict[str, str]) -> str:
+    label = f"{relation.source!r} {relation.relation} {relation.target!r}"
+    if relation.relation.strip().upper() not in vocabulary.relation_types:
+        return f"relation {label}: unknown relation type"
+    if not relation.source.strip() or not relation.target.strip():
+        return f"relation {label}: empty end"
+    if relation.source.strip().casefold() not in types or relation.target.strip().casefold() not in types:
+        return f"relation {label}: an end is not an extracted entity"
+    return ""
+
+
+def extract_pending(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, gleanings: int = 0,
+                    progress: Callable[[int, int], None] | None = None) -> ExtractReport:
+    """Extract every chunk that has no facts from this model yet."""
+    extractor = f"llm:{client.model}"
+    pending = store.pending_chunks(extractor)
+    report = ExtractReport(chunks=len(pending))
+    model = extraction.reply_model(vocabulary.entity_types, vocabulary.relation_types)
+    for start in range(0, len(pending), BATCH):
+        batch = pending[start : start + BATCH]
+        firsts = [extraction.messages(c.text, vocabulary.entity_types, vocabulary.relation_types) for c in batch]
+        replies = _rounds(client, firsts, model, gleanings)
+        facts, failures = [], []
+        for chunk_id, chunk_replies in zip((c.chunk_id for c in batch), replies, strict=True):
+            if isinstance(chunk_replies, LLMError):
+                failures.append(ExtractionFailure(chunk_id, str(chunk_replies)))
+                report.failed.append((chunk_id, str(chunk_replies)))
+            else:
+                item = to_facts(chunk_id, extractor, chunk_replies, vocabulary)
+                facts.append(item)
+                report.skipped += len(item.skipped)
+                report.entities += len(item.entities)
+                report.relations += len(item.relations)
+        store.save_facts(facts)
+        if failures:
+            store.record_failures(failures, extractor)
+        report.extracted += len(facts)
+        if progress:
+            progress(start + len(batch), len(pending))
+    report.usage = client.usage
+    return report
+
+
+def _rounds(client: LLMClient, firsts: list[list[dict[str, Any]]], model: type[BaseModel],
+            gleanings: int) -> list[list[BaseModel] | LLMError]:
+    """The first extraction of each chunk, then up to `gleanings` follow-ups that add what was missed."""
+    results = client.complete_many([LLMRequest(m, model, MAX_TOKENS, step="extract") for m in firsts])
+    replies: list[list[BaseModel] | LLMError] = [r if isinstance(r, LLMError) else [r.value] for r in results]
+    for _ in range(gleanings):
+        live = [i for i, r in enumerate(replies) if not isinstance(r, LLMError)]
+        requests = [LLMRequest(gleaning.messages(firsts[i], replies[i][-1]), model, MAX_TOKENS,  # type: ignore[index]
+                               step="glean") for i in live]
+        for i, result in zip(live, client.complete_many(requests), strict=True):
+            # A failed gleaning round keeps what the chunk already has: gleaning is only extra recall.
+            if not isinstance(result, LLMError):
+                replies[i].append(result.value)  # type: ignore[union-attr]
+    return replies

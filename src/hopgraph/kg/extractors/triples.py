@@ -1,0 +1,103 @@
+"""Structured import: relations a user already has (a database export) as a CSV of triples.
+
+Header `subject,relation,object,source` plus optional `date`, `subject_type`, `object_type`.
+`source` names the document that states the fact (its title or file name); a source that is not an
+indexed document becomes one, whose text is its triples written as sentences, so every edge still
+points at a chunk. Rows with an empty field are skipped and counted, never half-imported.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hopgraph.errors import InputError
+from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
+
+REQUIRED = ("subject", "relation", "object", "source")
+OPTIONAL = ("date", "subject_type", "object_type")
+# `date` is "FROM", or "FROM/UNTIL" for a fact that has ended (either side may be empty: "/2022").
+_INTERVAL = re.compile(r"^(\d{4}(?:-\d{2}(?:-\d{2})?)?)?(?:/(\d{4}(?:-\d{2}(?:-\d{2})?)?)?)?$")
+
+
+@dataclass(frozen=True)
+class Triple:
+    subject: str
+    relation: str
+    object: str
+    source: str
+    date: str | None = None
+    subject_type: str = ""
+    object_type: str = ""
+    until: str | None = None
+
+    def sentence(self) -> str:
+        verb = self.relation.lower().replace("_", " ")
+        since = f" since {self.date}" if self.date else ""
+        until = f" until {self.until}" if self.until else ""
+        return f"{self.subject} {verb} {self.object}{since}{until}."
+
+
+@dataclass
+class TripleFile:
+    triples: list[Triple] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "line 7: empty object"
+
+
+def read_triples(path: Path) -> TripleFile:
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            header = [h.strip() for h in reader.fieldnames or []]
+            missing = [column for column in REQUIRED if column not in header]
+            if missing:
+                raise InputError(f"{path}: missing column(s) {', '.join(missing)}; the header must have "
+                                 f"{','.join(REQUIRED)} (optional: {','.join(OPTIONAL)})")
+            rows = [(reader.line_num, row) for row in reader]  # file line numbers, blank lines included
+    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        raise InputError(f"{path}: cannot read triples: {err}") from None
+    result = TripleFile()
+    for line, row in rows:
+        values = {k.strip(): (v or "").strip() for k, v in row.items() if k}
+        empty = [column for column in REQUIRED if not values.get(column)]
+        interval = _INTERVAL.match(values.get("date", ""))
+        if empty:
+            result.skipped.append(f"line {line}: empty {', '.join(empty)}")
+        elif interval is None:
+            result.skipped.append(f"line {line}: date {values['date']!r} is not YYYY[-MM[-DD]] or FROM/UNTIL")
+        else:
+            result.triples.append(Triple(
+                values["subject"], normalise_relation(values["relation"]), values["object"], values["source"],
+                interval.group(1), values.get("subject_type", "").upper(), values.get("object_type", "").upper(),
+                interval.group(2)))
+    if not result.triples:
+        raise InputError(f"{path}: no usable triples ({len(result.skipped)} row(s) skipped)")
+    return result
+
+
+def normalise_relation(relation: str) -> str:
+    """'buys castings from' → 'BUYS_CASTINGS_FROM'; 'SUPPLIES' stays."""
+    return re.sub(r"[^A-Z0-9]+", "_", relation.upper()).strip("_")
+
+
+def source_texts(triples: list[Triple]) -> dict[str, str]:
+    """A document text per source: its triples as sentences."""
+    by_source: dict[str, list[str]] = defaultdict(list)
+    for triple in triples:
+        by_source[triple.source].append(triple.sentence())
+    return {source: "\n".join(dict.fromkeys(lines)) for source, lines in by_source.items()}
+
+
+def triple_facts(triples: list[Triple], chunk_of: dict[int, int], extractor: str) -> list[ChunkFacts]:
+    """Facts per chunk; `chunk_of` maps a triple's position to the chunk that states it."""
+    facts: dict[int, ChunkFacts] = {}
+    for position, triple in enumerate(triples):
+        chunk = chunk_of[position]
+        item = facts.setdefault(chunk, ChunkFacts(chunk, extractor))
+        item.entities += [RawEntity(triple.subject, triple.subject_type), RawEntity(triple.object, triple.object_type)]
+        item.relations.append(RawRelation(triple.subject, triple.relation, triple.object, "",
+                                          triple.subject_type, triple.object_type, triple.date, triple.until))
+    return list(facts.values())

@@ -1,0 +1,53 @@
+"""The knowledge graph: canonical entities and merged, directed, typed relations with provenance.
+
+Assembled from the raw facts of every extractor after entity resolution: parallel statements of
+one relation (same source, relation, target) merge into one edge whose weight is the number of
+chunks stating it and which keeps every source chunk. Held in memory as arrays for traversal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hopgraph.kg.resolution import Resolution
+from hopgraph.records.knowledge import ChunkFacts, Entity, KnowledgeGraph, Relation, Source
+
+
+def _widen(relation: Relation) -> None:
+    """valid_from / valid_until summarise the statements: the earliest start (None if any is open),
+    the latest end (None if any statement is still open-ended)."""
+    starts = [s.date for s in relation.sources]
+    ends = [s.until for s in relation.sources]
+    relation.valid_from = None if None in starts else min(starts)  # type: ignore[type-var]
+    relation.valid_until = None if None in ends else max(ends)  # type: ignore[type-var]
+
+
+def assemble(facts: Iterable[ChunkFacts], resolution: Resolution, chunk_docs: dict[int, int]) -> KnowledgeGraph:
+    """Canonical entities from the resolution, and one relation per (source, relation, target)."""
+    graph = KnowledgeGraph()
+    for cluster_id, cluster in enumerate(resolution.clusters, start=1):
+        graph.entities[cluster_id] = Entity(cluster_id, cluster.name, cluster.type, cluster.description,
+                                            sorted(cluster.aliases - {cluster.name}))
+    merged: dict[tuple[int, str, int], Relation] = {}
+    for chunk_facts in facts:
+        chunk = chunk_facts.chunk_id
+        for raw in chunk_facts.entities:
+            entity_id = resolution.entity_of(raw.name, raw.type)
+            if entity_id is not None:
+                graph.entities[entity_id].chunks.add(chunk)
+        for raw in chunk_facts.relations:
+            source = resolution.entity_of(raw.source, raw.source_type)
+            target = resolution.entity_of(raw.target, raw.target_type)
+            if source is None or target is None or source == target:
+                continue
+            key = (source, raw.relation, target)
+            if key not in merged:
+                merged[key] = Relation(len(merged) + 1, source, raw.relation, target, raw.description)
+            relation = merged[key]
+            relation.sources.append(Source(chunk, chunk_docs.get(chunk, -1), raw.date, raw.until))
+            _widen(relation)
+            graph.entities[source].chunks.add(chunk)
+            graph.entities[target].chunks.add(chunk)
+    graph.relations = list(merged.values())
+    graph.index()
+    return graph

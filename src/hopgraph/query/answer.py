@@ -1,0 +1,104 @@
+"""Answers with citations: from an LLM given the evidence, or extractive when no LLM is configured.
+
+Extractive answers list each relation chain and, under every hop, the sentence of its source chunk
+that states it, so a reader can check each step; either way the citations are chunk ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from hopgraph.errors import HopgraphError
+from hopgraph.llm import LLMClient
+from hopgraph.prompts import answer as answer_prompt
+from hopgraph.records.knowledge import Hop, KnowledgeGraph, Relation
+from hopgraph.text.sentences import split_sentences
+
+ChunkTexts = Callable[[Iterable[int]], dict[int, str]]  # chunk ids → their texts (the store's lookup)
+
+
+@dataclass
+class Answer:
+    text: str
+    citations: list[int] = field(default_factory=list)
+    mode: str = "extractive"
+
+
+def supporting_sentence(text: str, names: Sequence[str]) -> str:
+    """The sentence of `text` that mentions the most of `names` (case-insensitive), first on ties."""
+    sentences = split_sentences(text)
+    if not sentences:
+        return text.strip()
+    folded = [n.casefold() for n in names if n]
+    return max(sentences, key=lambda s: sum(n in s.casefold() for n in folded))
+
+
+def _names(graph: KnowledgeGraph | None, name: str) -> list[str]:
+    entity = graph.find(name) if graph else None
+    return [name, *(entity.aliases if entity else [])]
+
+
+def hop_evidence(hop: Hop, chunk_texts: dict[int, str], graph: KnowledgeGraph | None) -> str:
+    text = chunk_texts.get(hop.chunk_id, "")
+    sentence = supporting_sentence(text, _names(graph, hop.source) + _names(graph, hop.target))
+    return f'    {hop.source} —{hop.relation}→ {hop.target}  [chunk {hop.chunk_id}]: "{sentence}"'
+
+
+def chain_text(path: Sequence[Hop]) -> str:
+    """The path as a walk from its first entity: `A —SUPPLIES→ B` forward, `B ←SUPPLIES— A` against
+    an edge (a relation followed in reverse)."""
+    if not path:
+        return ""
+    first = path[0]
+    shared = {path[1].source, path[1].target} if len(path) > 1 else set()
+    current = first.target if first.source in shared and first.target not in shared else first.source
+    parts = [current]
+    for hop in path:
+        if hop.source == current:
+            parts.append(f"—{hop.relation}→ {hop.target}")
+            current = hop.target
+        else:
+            parts.append(f"←{hop.relation}— {hop.source}")
+            current = hop.source
+    return " ".join(parts)
+
+
+def extractive_from_paths(paths: Sequence[Sequence[Hop]], chunk_texts: dict[int, str],
+                          graph: KnowledgeGraph | None = None) -> Answer:
+    if not paths:
+        return Answer("No path in the knowledge graph answers this.")
+    lines, cited = [], []
+    for number, path in enumerate(paths, start=1):
+        lines.append(f"{number}. {chain_text(path)}")
+        lines += [hop_evidence(hop, chunk_texts, graph) for hop in path]
+        cited += [hop.chunk_id for hop in path]
+    return Answer("\n".join(lines), list(dict.fromkeys(cited)))
+
+
+def relation_hops(graph: KnowledgeGraph, relations: Sequence[Relation]) -> list[Hop]:
+    hops = []
+    for relation in relations:
+        first = min(relation.sources, key=lambda s: s.chunk_id)
+        hops.append(Hop(graph.entities[relation.source].name, relation.relation,
+                        graph.entities[relation.target].name, first.chunk_id, first.doc_id))
+    return hops
+
+
+def extractive_from_relations(graph: KnowledgeGraph, relations: Sequence[Relation],
+                              chunk_texts: dict[int, str]) -> Answer:
+    if not relations:
+        return Answer("The knowledge graph holds no relation about this.")
+    hops = relation_hops(graph, relations)
+    lines = [hop_evidence(hop, chunk_texts, graph).strip() for hop in hops]
+    return Answer("\n".join(lines), list(dict.fromkeys(h.chunk_id for h in hops)))
+
+
+def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> Answer:
+    """The model answers from the chains and chunks; citations outside the evidence are an error."""
+    reply = client.complete_json(answer_prompt.messages(question, chains, chunk_texts), answer_prompt.Answer,
+                                 max_tokens=800, step="answer").value
+    unknown = sorted(set(reply.citations) - set(chunk_texts))
+    if unknown:
+        raise HopgraphError(f"the answer model cited chunk(s) {unknown} that were not in its evidence")
+    return Answer(reply.answer, list(dict.fromkeys(reply.citations)), mode=f"llm:{client.model}")

@@ -1,0 +1,91 @@
+"""`ask`: the answering modes, what each returns (`Asked`), and how `auto` picks one and falls open.
+
+search   ranked chunks by a retrieval method (`--method`, default hybrid+names+links)
+local    bounded walk from the question's entities in the knowledge graph, cited answer
+paths    every relation path into the entities the question names, cited answer
+global   map-reduce over community reports (extractive offline)
+lazy     LazyGraphRAG: relevance tests down the community tree, no reports needed
+drift    primer over reports → follow-up questions → local searches → ranked answer
+auto     the router's choice (retrieval/router.py), falling open to hybrid search when a graph mode
+         cannot run (no knowledge graph yet) or returns nothing — never an empty answer unexplained.
+
+The facade (`HopGraph.ask`) runs one mode; this module holds only the policy, so it takes the
+modes it may run as callables rather than the facade itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hopgraph.errors import HopgraphError, InputError
+from hopgraph.records.knowledge import Path
+from hopgraph.records.retrieval import Retrieval
+from hopgraph.retrieval.router import AUTO, Route
+
+MODES = ("auto", "search", "local", "paths", "global", "lazy", "drift")
+CORPUS_MODES = ("global", "lazy", "drift")
+DEFAULT_METHOD = "hybrid+names+links"  # what `--mode search` runs without `--method`
+FALLBACK_METHOD = "hybrid"
+
+
+@dataclass
+class Asked:
+    """What `ask` did: the mode that ran and why, its hits and/or answer, and what it used."""
+
+    question: str
+    mode: str
+    why: str
+    retrieval: Retrieval | None = None
+    answer: str = ""
+    citations: list[int] = field(default_factory=list)
+    answer_mode: str = ""  # "extractive" or "llm:<model>"; "" for plain search
+    paths: list[Path] = field(default_factory=list)  # `paths` mode: the relation paths it answered from
+    used: dict[str, Any] = field(default_factory=dict)
+    note: str = ""  # a fall-open, or what the mode could not do
+
+
+class CorpusResult(Protocol):
+    """What global, lazy and DRIFT search all return."""
+
+    answer: str
+    citations: list[int]
+    mode: str
+    used: dict[str, Any]
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    return mode
+
+
+def from_corpus(question: str, mode: str, why: str, result: CorpusResult) -> Asked:
+    """A global, lazy or DRIFT result as an `Asked` (lazy search also has hits; the others errors)."""
+    return Asked(question, mode, why, getattr(result, "retrieval", None), result.answer, list(result.citations),
+                 result.mode, used=dict(result.used), note="; ".join(getattr(result, "errors", []) or []))
+
+
+Search = Callable[[str, Route | None], Retrieval]  # (method, route) → ranked chunks
+
+
+def auto(question: str, route: Route, run_global: Callable[[str], Asked], search: Search) -> Asked:
+    """The routed mode: a global question goes to global search, anything else to the `auto`
+    retrieval method (which reuses the route rather than routing again). Global search that cannot
+    run (no knowledge graph yet) or finds nothing falls open to hybrid search, saying why."""
+    why = f"router: {route.kind} — {route.reason}"
+    if route.kind != "global":
+        return Asked(question, "search", why, search(AUTO, route))
+    try:
+        asked = run_global(why)
+    except HopgraphError as err:  # no knowledge graph or communities yet: search still answers
+        return _fall_open(question, why, search, f"global search could not run ({err})")
+    if asked.citations:
+        return asked
+    return _fall_open(question, why, search, "global search found nothing relevant")
+
+
+def _fall_open(question: str, why: str, search: Search, note: str) -> Asked:
+    return Asked(question, "search", why, search(FALLBACK_METHOD, None),
+                 note=f"{note}; fell open to {FALLBACK_METHOD} search")

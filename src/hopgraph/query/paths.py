@@ -1,0 +1,138 @@
+"""Path queries over the knowledge graph: every route into (or out of) an entity, hop by hop.
+
+Breadth-first, so shorter paths come first; a node may not repeat *within* a path, but there is
+no global seen-set, so two routes through different intermediates are both reported.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from hopgraph.errors import InputError
+from hopgraph.kg.resolution import normalise
+from hopgraph.llm import LLMClient
+from hopgraph.query.answer import Answer, ChunkTexts, chain_text, extractive_from_paths, llm_answer
+from hopgraph.query.local import GraphView, question_entities
+from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
+
+
+def find_entity(graph: KnowledgeGraph, name: str) -> Entity:
+    """By name or alias (case-insensitive), then by normalised name; else an error with suggestions."""
+    entity = graph.find(name)
+    if entity is not None:
+        return entity
+    key = normalise(name)
+    for candidate in graph.entities.values():
+        if key and any(normalise(s) == key for s in (candidate.name, *candidate.aliases)):
+            return candidate
+    # A longer or shorter form of one entity's name, word for word ("Plushon Seating Systems" for
+    # "Plushon"): taken only when exactly one entity fits, as resolution's short-form rule does.
+    fits = {c.id: c for c in graph.entities.values()
+            for s in (c.name, *c.aliases) if key and _word_prefix(normalise(s), key)}
+    if len(fits) == 1:
+        return next(iter(fits.values()))
+    close = sorted(e.name for e in graph.entities.values() if key and key.split()[0] in normalise(e.name))[:5]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise InputError(f"no entity called {name!r} in the knowledge graph{hint}")
+
+
+def _word_prefix(a: str, b: str) -> bool:
+    """Whether one of the two names is the other's first words."""
+    short, long = sorted((a, b), key=len)
+    return bool(short) and long.startswith(short + " ")
+
+
+def parse_follow(spec: str | None) -> dict[str, str] | None:
+    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; None = all forward."""
+    if not spec:
+        return None
+    follow = {}
+    for part in spec.split(","):
+        relation, _, way = part.strip().partition(":")
+        way = way.strip().lower() or "forward"
+        if way not in ("forward", "reverse") or not relation.strip():
+            raise InputError(f"--follow item {part!r}: use RELATION or RELATION:forward|reverse")
+        follow[relation.strip().upper()] = way
+    return follow
+
+
+def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, str] | None) -> list[tuple[int, int]]:
+    """(relation position, far entity) for each edge a walk may take from `node`.
+
+    Walking "in" to a node takes the edges that point at it (u → node) for relations followed
+    forward, and the edges that leave it (node → u) for relations followed in reverse — so with
+    SUPPLIES reversed, "depends on" chains (a buyer ← its supplier ← …) are walked the right way.
+    """
+    pointing_in, pointing_out = graph.in_edges[node], graph.out_edges[node]
+    if direction == "out":
+        pointing_in, pointing_out = pointing_out, pointing_in
+    steps = []
+    for positions, way in ((pointing_in, "forward"), (pointing_out, "reverse")):
+        for position in positions:
+            relation = graph.relations[position]
+            if (follow is None and way == "forward") or (follow and follow.get(relation.relation) == way):
+                steps.append((position, relation.source if relation.target == node else relation.target))
+    return sorted(steps, key=lambda step: -graph.relations[step[0]].weight)
+
+
+def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
+               end_type: str | None = None, follow: dict[str, str] | None = None,
+               as_of: str | None = None) -> list[Path]:
+    """Paths that lead to `to` (direction "in") or away from it ("out"), shortest first.
+
+    Each path is listed from its far end to `to` ("in") or from `to` outwards ("out"), every hop as
+    the stored edge (source, relation, target) with the chunk that states it. `follow` chooses the
+    relations walked and their sense (default: all, forward); `as_of` keeps only relations that hold
+    on that date. With `end_type`, only paths whose far end has that type are reported; shorter paths
+    are still walked through.
+    """
+    if direction not in ("in", "out"):
+        raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
+    if max_hops < 1 or max_paths < 1:
+        raise InputError("max hops and max paths must be at least 1")
+    start = find_entity(graph, to)
+    wanted = end_type.upper() if end_type else None
+    found: list[Path] = []
+    queue: deque[tuple[int, tuple[int, ...], frozenset[int]]] = deque([(start.id, (), frozenset({start.id}))])
+    while queue and len(found) < max_paths:
+        node, edges, on_path = queue.popleft()
+        if len(edges) >= max_hops:
+            continue
+        for position, far in _steps(graph, node, direction, follow):
+            if far in on_path or not graph.relations[position].holds_on(as_of):
+                continue
+            route = (*edges, position)
+            if wanted is None or graph.entities[far].type == wanted:
+                found.append(_as_hops(graph, route, direction))
+                if len(found) >= max_paths:
+                    break
+            queue.append((far, route, on_path | {far}))
+    return found
+
+
+def _as_hops(graph: KnowledgeGraph, route: tuple[int, ...], direction: str) -> Path:
+    ordered = reversed(route) if direction == "in" else iter(route)  # far end first for "in"
+    hops = []
+    for position in ordered:
+        relation = graph.relations[position]
+        first = min(relation.sources, key=lambda s: s.chunk_id)
+        hops.append(Hop(graph.entities[relation.source].name, relation.relation,
+                        graph.entities[relation.target].name, first.chunk_id, first.doc_id))
+    return hops
+
+
+def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
+                 client: LLMClient | None) -> tuple[Answer, list[Path], str]:
+    """Every path of up to three hops into each entity the question names, answered by the LLM
+    when there is one, else hop by hop with the sentence that states each hop; and a note when the
+    question names no entity of the graph."""
+    entities = list(dict.fromkeys(question_entities(view, question)))
+    if not entities:
+        return Answer("No entity of the question is in the knowledge graph."), [], "no entity found"
+    found: list[Path] = []
+    for entity_id in entities:
+        found += find_paths(view.graph, view.graph.entities[entity_id].name, "in", max_hops=3, max_paths=50)
+    texts = chunk_texts({hop.chunk_id for path in found for hop in path})
+    if client is not None and found:
+        return llm_answer(client, question, [chain_text(p) for p in found], texts), found, ""
+    return extractive_from_paths(found, texts, view.graph), found, ""

@@ -1,0 +1,171 @@
+"""Records of the knowledge graph: raw facts as extractors state them, and the resolved graph.
+
+Every extractor (LLM, dependency parse, concepts, triple import) yields `ChunkFacts`: what one chunk
+states, before resolution. The knowledge graph (canonical entities, merged relations with their
+source chunks) is rebuilt from them; it is held in memory with adjacency lists for traversal.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class RawEntity:
+    name: str
+    type: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class RawRelation:
+    source: str
+    relation: str
+    target: str
+    description: str = ""
+    source_type: str = ""
+    target_type: str = ""
+    date: str | None = None  # ISO date the fact holds from, when the source says so
+    until: str | None = None  # ISO date it held until, when it has ended
+
+
+@dataclass
+class ChunkFacts:
+    chunk_id: int
+    extractor: str  # "llm:<model>", "nlp", "triples"
+    entities: list[RawEntity] = field(default_factory=list)
+    relations: list[RawRelation] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # why items were dropped (unknown type, empty name…)
+
+
+@dataclass
+class Entity:
+    id: int
+    name: str
+    type: str
+    description: str = ""
+    aliases: list[str] = field(default_factory=list)
+    chunks: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One chunk stating a relation, with the interval it says the relation held (None: open)."""
+
+    chunk_id: int
+    doc_id: int
+    date: str | None = None
+    until: str | None = None
+
+    def holds_on(self, day: str) -> bool:
+        return (self.date is None or self.date <= day) and (self.until is None or day <= self.until)
+
+
+@dataclass
+class Relation:
+    id: int
+    source: int  # entity id
+    relation: str
+    target: int  # entity id
+    description: str = ""
+    sources: list[Source] = field(default_factory=list)
+    valid_from: str | None = None  # ISO dates, compared as strings ("2024" < "2024-03" < "2024-03-01")
+    valid_until: str | None = None
+
+    def holds_on(self, day: str | None) -> bool:
+        """Whether some statement of the relation says it held on that ISO date (None: any time);
+        a supply that ended in 2022 and was restated "since 2024" holds in 2025 but not in 2023."""
+        if day is None:
+            return True
+        dated = [s for s in self.sources if s.date or s.until]  # an undated statement tells no time
+        if not dated:
+            return (self.valid_from is None or self.valid_from <= day) and (
+                self.valid_until is None or day <= self.valid_until)
+        return any(source.holds_on(day) for source in dated)
+
+    @property
+    def weight(self) -> float:
+        return float(len({s.chunk_id for s in self.sources}))
+
+
+@dataclass
+class KnowledgeGraph:
+    entities: dict[int, Entity] = field(default_factory=dict)
+    relations: list[Relation] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.index()
+
+    def index(self) -> None:
+        """(Re)build the adjacency lists: relation positions by source and by target entity."""
+        self.out_edges: dict[int, list[int]] = defaultdict(list)
+        self.in_edges: dict[int, list[int]] = defaultdict(list)
+        for position, relation in enumerate(self.relations):
+            self.out_edges[relation.source].append(position)
+            self.in_edges[relation.target].append(position)
+
+    def by_name(self) -> dict[str, int]:
+        """Case-folded name and alias → entity id (first entity wins on a clash)."""
+        names: dict[str, int] = {}
+        for entity in self.entities.values():
+            for surface in (entity.name, *entity.aliases):
+                names.setdefault(surface.casefold(), entity.id)
+        return names
+
+    def find(self, name: str) -> Entity | None:
+        entity_id = self.by_name().get(name.casefold())
+        return self.entities.get(entity_id) if entity_id is not None else None
+
+
+@dataclass(frozen=True)
+class MergeCandidate:
+    """Two names resolution was not sure enough to merge: a person decides."""
+
+    a: str
+    b: str
+    type: str
+    score: float
+
+
+@dataclass(frozen=True)
+class MergeReview:
+    """A merge candidate as stored, with its id and status (pending, accepted, rejected)."""
+
+    id: int
+    a: str
+    b: str
+    type: str
+    score: float
+    status: str
+
+
+@dataclass(frozen=True)
+class ExtractionFailure:
+    chunk_id: int
+    error: str
+
+
+@dataclass(frozen=True)
+class ChunkText:
+    """A chunk id with its text: what an extractor reads."""
+
+    chunk_id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One step of a path: the stored edge (source, relation, target) and the chunk that states it."""
+
+    source: str
+    relation: str
+    target: str
+    chunk_id: int
+    doc_id: int
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+Path = list[Hop]

@@ -1,0 +1,184 @@
+"""The router: is a question a lookup, a multi-hop question or a global one — and the `auto` method.
+
+Cheap signals first, in this order, each a rule about the *form* of questions (refined by reading
+how the shared sets' questions were routed — their wording only, never their answers or gold
+paragraphs; examples/router_questions.csv was written afterwards and never tuned against):
+1. global — words that ask about the collection as a whole ("main themes", "across", "keep
+   showing up", "summarize", "trends") while the question names no document of its own;
+2. multi-hop, comparison — two or more named things, or a comparing form ("both", "same", "X or Y",
+   "which … first / older / larger …", "compare");
+3. multi-hop, bridge — a fact about something the question only describes: a relative clause after
+   a noun ("the actor who starred in …"), a chain of relations ("the birthplace of the director
+   of …"), a relation nested in another predicate ("Where was the director of X born?"), or a
+   kinship word that is itself two hops ("grandfather", "mother-in-law");
+4. lookup — one named thing, or a plain "what/who/when is …" form, with none of the above.
+What none of these decides goes to the LLM when one is configured; otherwise it is multi-hop,
+because the multi-hop method starts from the ranker's own best hits and loses least when wrong.
+`auto` runs the routed method (METHOD_OF) and falls open to hybrid search when it finds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from hopgraph.llm import LLMClient, LLMError
+from hopgraph.prompts import route as route_prompt
+from hopgraph.records.retrieval import Budget, Retrieval, TraceStep
+from hopgraph.retrieval import stages
+from hopgraph.retrieval.index import SearchIndex
+from hopgraph.retrieval.methods import run_method
+
+Kind = Literal["lookup", "multihop", "global"]
+AUTO = "auto"
+# A question can read as a lookup and still hide a hop ("What Italian region does Slinzega come
+# from?": the region is in another paragraph); measured on HotpotQA, sending lookups to plain hybrid
+# search cost 0.955 → 0.890 bridge both-found@5. The graph method keeps the named document and the
+# ranker's best hits, so lookups run it too; the kind still decides global search and is reported.
+METHOD_OF: dict[str, str] = {"lookup": "hybrid+names+links+ppr", "multihop": "hybrid+names+links+ppr",
+                             "global": "hybrid"}
+FALLBACK = "hybrid"
+
+_GLOBAL = re.compile(
+    r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
+    r"problems?|ideas?|findings?|lessons?)\b|\bthemes?\b|\bacross\s+(the|all|these|every)\b|\boverall\b|"
+    r"\bsummari[sz]e\b|\bsummary\b|\boverview\b|\btrends?\b|\bkeeps?\s+(showing|coming|cropping|turning)\s+up\b|"
+    r"\brecurr|\bin general\b|\bthe big picture\b|\bas a whole\b|\bmost (common|frequent|often)\b|"
+    r"\bwhat do (the|all|these) [\w\s]+ have in common\b", re.I)
+_COMPARE = re.compile(
+    r"\bboth\b|\bthe same\b|\bin common\b|\bcompared?\b|\bdifference between\b|\bolder\b|\byounger\b|"
+    r"\b(first|earlier|later|longer|larger|bigger|smaller|higher|lower|more|fewer|less)\b.*\bor\b|"
+    r"\bor\b.*\b(first|earlier|later|older|younger|longer|larger|bigger|smaller|higher|more|fewer)\b|"
+    r"^(are|were|is|was|do|did)\b.+\band\b.+\b(both|same|either)?", re.I)
+_RELATIVE = re.compile(r"\b\w+,?\s+((to|in|of|from|for|by|on|at|with) )?(who|that|which|whose|whom|where)\s+\S",
+                       re.I)
+# An indefinite description stands for something the question does not name: "a film released on
+# June 14th", "a man born in …", "a network founded by …" — the bridge entity of a two-hop question.
+_DESCRIBED = re.compile(r"\b(a|an)\s+([\w-]+\s+){0,3}?(\w+ed|born|known|made|written|built|founded|from|"
+                        r"including|starring)\s+(in|on|by|for|as|from|under|at|with|\w+)\b", re.I)
+_OF_CHAIN = re.compile(r"\bthe\s+(\w+\s+){0,2}?(of|in|from|for|by)\s+the\s+(\w+\s+){0,3}?(of|by|in|that|who)\b", re.I)
+# A relation of something named or described: "the director of film X", "X's father".
+_RELATION = re.compile(r"\bthe\s+(\w+[\s-]+){0,3}?\w+\s+of\b|[\w)]['’]s?\s+(\w+\s+)?(father|mother|husband|wife|"
+                       r"spouse|son|daughter|child|brother|sister|parent|director|author|creator|founder|owner|"
+                       r"producer|composer|writer|performer|designer|manufacturer|publisher|successor|predecessor|"
+                       r"capital|headquarters|birthplace|home)\b", re.I)
+_ATTRIBUTE = re.compile(r"\b(date|place|year|cause|country|city|time)\s+of\s+(birth|death|burial|origin|"
+                        r"citizenship|release|founding)\b", re.I)
+_MARKER = re.compile(r"\bof\b|['’]s\b", re.I)  # relation markers: two of them are a chain of relations
+# "Who is the director of X?" asks for the relation itself: a lookup. Anything else around a
+# relation ("Where was the director of X born?", "What nationality is X's husband?") nests it.
+_COPULA_LOOKUP = re.compile(r"^(who|what)\s+(is|was|are|were)\s+(the\s+[\w\s-]+?\s+of\s+[^,]+?|[^,]+?'s\s+\w+)\??$",
+                            re.I)
+_KINSHIP = re.compile(r"\b(grand(father|mother|son|daughter|child|parent)\w*|\w+-in-law|uncle|aunt|nephew|niece|"
+                      r"cousin|step(father|mother|son|daughter))\b", re.I)
+_LOOKUP_FORM = re.compile(r"^(what|who|when|where|how many|how much|how old|which year|define)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Route:
+    """The router's decision: the kind of question, the retrieval method for it, and why."""
+
+    kind: Kind
+    method: str
+    reason: str
+    decided_by: str = "rules"  # "rules" | "llm" | "default"
+    signals: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return f"{self.kind} → {self.method} ({self.decided_by}): {self.reason}"
+
+
+def question_signals(question: str, index: SearchIndex | None) -> dict[str, Any]:
+    """What the cheap rules look at, all of it reported in the route."""
+    names = sorted({s for _, s in stages.names_in_question(index, question)}) if index is not None else []
+    return {"names": names,
+            "global_words": _match(_GLOBAL, question), "comparison_words": _match(_COMPARE, question),
+            "relative_clause": _match(_RELATIVE, question), "described_entity": _match(_DESCRIBED, question),
+            "relation_chain": _match(_OF_CHAIN, question)
+            or _nested_relation(question), "kinship": _match(_KINSHIP, question),
+            "lookup_form": _match(_LOOKUP_FORM, question)}
+
+
+def route(question: str, index: SearchIndex | None = None, llm: LLMClient | None = None) -> Route:
+    """Classify a question by cheap signals; the LLM only when they leave it undecided."""
+    signals = question_signals(question, index)
+    decided = _by_rules(signals)
+    if decided is not None:
+        kind, reason = decided
+        return Route(kind, METHOD_OF[kind], reason, "rules", signals)
+    if llm is not None:
+        try:
+            reply = llm.complete_json(route_prompt.messages(question, _summary(signals)), route_prompt.RouteReply,
+                                      max_tokens=120, step="route").value
+            return Route(reply.kind, METHOD_OF[reply.kind], f"LLM: {reply.reason}", "llm", signals)
+        except LLMError as err:  # the router must never be the reason a question fails
+            signals = {**signals, "llm_error": str(err)}
+    return Route("multihop", METHOD_OF["multihop"], "no signal decided; multi-hop search also starts from the "
+                 "ranker's best hits, so it loses least if the question was a lookup", "default", signals)
+
+
+def _by_rules(s: dict[str, Any]) -> tuple[Kind, str] | None:
+    names = s["names"]
+    if s["global_words"] and not names:
+        return "global", f'asks about the collection as a whole ("{s["global_words"]}") and names no document'
+    if len(names) >= 2:
+        return "multihop", f"names {len(names)} documents: {', '.join(names[:4])}"
+    if s["comparison_words"]:
+        return "multihop", f'comparison form ("{s["comparison_words"]}")'
+    for signal, label in (("relative_clause", "a relative clause"), ("described_entity", "an unnamed thing described"),
+                          ("relation_chain", "a chain of relations"),
+                          ("kinship", "a two-hop kinship word")):
+        if s[signal]:
+            return "multihop", f'bridge form: {label} ("{s[signal]}")'
+    if s["global_words"]:
+        return None  # summary words about a named document: a lookup or a global question, undecided
+    if names:
+        return "lookup", f"one named document ({names[0]}) and no multi-hop form"
+    if s["lookup_form"]:
+        return "lookup", f'a plain question form ("{s["lookup_form"]}") naming nothing, no multi-hop form'
+    return None
+
+
+def _nested_relation(question: str) -> str:
+    """A relation phrase the question does something more with than ask for it, or two relations."""
+    flat = _ATTRIBUTE.sub("attribute", question.strip())  # "date of birth" is one attribute, not a hop
+    relation = _match(_RELATION, flat)
+    if relation and len(_MARKER.findall(flat)) >= 2:
+        return relation
+    return relation if relation and not _COPULA_LOOKUP.match(flat) else ""
+
+
+def _match(pattern: re.Pattern[str], text: str) -> str:
+    found = pattern.search(text)
+    return found.group(0).strip() if found else ""
+
+
+def _summary(signals: dict[str, Any]) -> str:
+    return "; ".join(f"{k}: {v}" for k, v in signals.items() if v) or "nothing"
+
+
+def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
+             llm: LLMClient | None = None, chosen: Route | None = None) -> Retrieval:
+    """Route (unless the caller already did: `chosen`), then run the routed method. A global
+    question in a retrieval context gets hybrid search (community search is `hopgraph ask --mode
+    auto`'s job); a graph method that found nothing through the graph says it fell open (its hits
+    are then the ranker's), and fewer hits than `top` (a tiny corpus) are topped up from hybrid."""
+    started = time.perf_counter()
+    chosen = chosen or route(question, index, llm)
+    note = " (community search is not a retrieval method: hybrid search here)" if chosen.kind == "global" else ""
+    steps = [TraceStep("route", (time.perf_counter() - started) * 1000, chosen.describe() + note)]
+    retrieval = run_method(index, question, chosen.method, budget, rrf_k)
+    steps += retrieval.trace
+    hits = retrieval.hits
+    if chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
+        steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
+                               f"these are {FALLBACK} search's hits"))
+    if len(hits) < budget.top:
+        extra = run_method(index, question, FALLBACK, budget, rrf_k)
+        seen = {h.chunk_id for h in hits}
+        hits = hits + [h for h in extra.hits if h.chunk_id not in seen][: budget.top - len(hits)]
+        steps += [*extra.trace, TraceStep("top up", 0.0, f"{len(hits)} hits after topping up from {FALLBACK}")]
+    steps.append(TraceStep("budget", 0.0, f"{budget.describe()}; used {len(hits)} places"))
+    return Retrieval(method=f"auto:{chosen.method}", hits=hits, trace=steps)

@@ -1,0 +1,94 @@
+"""Retrieval stages as array operations over chunk rows.
+
+Rankers return one score per chunk row (a dense array: cheap at this scale and easy to fuse);
+expanders take rows and return rows. Methods (methods.py) compose them under a Budget.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from hopgraph.retrieval.index import SearchIndex
+
+# One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
+# the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
+_THREADS = ThreadpoolController()
+
+
+def vector_scores(index: SearchIndex, question_vector: np.ndarray) -> np.ndarray:
+    """Cosine similarity of the question with every chunk (vectors are normalised)."""
+    with _THREADS.limit(limits=1, user_api="blas"):
+        return index.vectors @ question_vector
+
+
+def bm25_scores(index: SearchIndex, question: str) -> np.ndarray:
+    return index.keyword.scores(question)
+
+
+def rank_positions(scores: np.ndarray, depth: int) -> np.ndarray:
+    """1-based rank of each row among the top `depth` by score; 0 means "not ranked": beyond
+    depth, or a score ≤ 0 (no query term for BM25, an unrelated text for cosine)."""
+    ranks = np.zeros(len(scores), dtype=np.int64)
+    top = top_rows(scores, depth)
+    top = top[scores[top] > 0]
+    ranks[top] = np.arange(1, len(top) + 1)
+    return ranks
+
+
+def reciprocal_rank_fusion(rankings: list[np.ndarray], k: int, depth: int) -> np.ndarray:
+    """RRF: each ranking adds 1 / (k + rank) for the rows in its top `depth`.
+
+    A larger k flattens the head of each list (k = 60 is Cormack et al.'s default), so a chunk
+    ranked well by *both* rankers beats one ranked first by only one; a smaller k trusts each
+    ranker's top more. hopgraph's default, k = 10, measured best on both shared sets
+    (docs/BENCHMARKS.md).
+    """
+    return fuse_ranks([rank_positions(scores, depth) for scores in rankings], k)
+
+
+def fuse_ranks(rank_arrays: list[np.ndarray], k: int) -> np.ndarray:
+    """Sum of 1 / (k + rank) over the rank arrays (rank 0 = not ranked, adds nothing)."""
+    fused = np.zeros(len(rank_arrays[0]), dtype=np.float64)
+    for ranks in rank_arrays:
+        ranked = ranks > 0
+        fused[ranked] += 1.0 / (k + ranks[ranked])
+    return fused
+
+
+def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = frozenset()) -> np.ndarray:
+    """The k best rows by score, best first, skipping `exclude` (argpartition, then a small sort)."""
+    n = len(scores)
+    want = min(n, k + len(exclude))
+    if want <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if want < n:  # every row scoring at least the want-th best, so ties at the cut are all present
+        cut = scores[np.argpartition(-scores, want - 1)[want - 1]]
+        part = np.flatnonzero(scores >= cut)
+    else:
+        part = np.arange(n)
+    ordered = part[np.lexsort((part, -scores[part]))]  # by score, ties by row for determinism
+    if exclude:
+        ordered = ordered[~np.isin(ordered, list(exclude))]
+    return ordered[:k]
+
+
+def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]]:
+    """(row, surface) for every chunk of every document whose name the question mentions."""
+    found = []
+    for surface_index in index.question_names.find(question):
+        folded = index.question_names.surfaces[surface_index]
+        surface = index.display_names.get(folded, folded)
+        found.extend((row, surface) for row in index.rows_named.get(folded, []))
+    return found
+
+
+def linked_from(index: SearchIndex, seeds: list[int]) -> list[tuple[int, int, int]]:
+    """(target row, seed row, name id) for every link out of the seeds, first seed first."""
+    out = []
+    for seed in seeds:
+        start, end = index.links.indptr[seed], index.links.indptr[seed + 1]
+        targets = index.links.indices[start:end]
+        name_ids = index.links.data[start:end]
+        out.extend((int(t), seed, int(n)) for t, n in zip(targets, name_ids, strict=True))
+    return out

@@ -1,0 +1,127 @@
+"""The document half of the SQLite store: documents, chunks, vectors, names, mentions and links."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from hopgraph.errors import HopgraphError
+from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, utc_now
+from hopgraph.records.names import GraphRows, NameGraph, StoredLink, StoredName
+from hopgraph.store.base import GraphBuilder
+from hopgraph.store.sqlite.connection import Tables
+
+
+class DocumentTables(Tables):
+    def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
+        rows = self._db.execute(
+            "SELECT id, source, title, content_hash FROM documents WHERE withdrawn_at IS NULL")
+        return {(r[1], r[2]): StoredDocument(*r) for r in rows}
+
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        hashes = list(dict.fromkeys(text_hashes))
+        for start in range(0, len(hashes), 500):
+            part = hashes[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for text_hash, blob in self._db.execute(
+                f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                [model, *part],
+            ):
+                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors (text_hash, model, vector) VALUES (?, ?, ?)",
+                [(h, model, v.astype(np.float32).tobytes()) for h, v in vectors.items()])
+
+    def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
+              run: RunRecord) -> GraphRows:
+        with self._transaction():
+            self._apply_documents(change)
+            graph = build_graph(self.chunk_table())
+            self._replace_graph(graph)
+            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
+                             (run.command, run.started_at, utc_now(), run.stats()))
+        return graph
+
+    def _apply_documents(self, change: DocumentChange) -> None:
+        stamp = utc_now()
+        for doc_id in change.withdrawn:
+            self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ?", (stamp, doc_id))
+        for doc, content_hash, chunks in change.upserts:
+            row = self._db.execute("SELECT id FROM documents WHERE source = ? AND title = ?",
+                                   (doc.source, doc.title)).fetchone()
+            if row:
+                doc_id = row[0]
+                self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                self._db.execute("UPDATE documents SET content_hash = ?, added_at = ?, withdrawn_at = NULL "
+                                 "WHERE id = ?", (content_hash, stamp, doc_id))
+            else:
+                doc_id = self._db.execute(
+                    "INSERT INTO documents (source, title, content_hash, added_at) VALUES (?, ?, ?, ?)",
+                    (doc.source, doc.title, content_hash, stamp)).lastrowid
+            self._db.executemany(
+                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash) VALUES (?, ?, ?, ?, ?)",
+                [(doc_id, c.ord, c.text, c.n_tokens, text_hash) for c, text_hash in chunks])
+
+    def _replace_graph(self, graph: GraphRows) -> None:
+        for table in ("links", "mentions", "names"):
+            self._db.execute(f"DELETE FROM {table}")
+        self._db.executemany(
+            "INSERT INTO names (id, surface, kind, doc_id, filtered) VALUES (?, ?, ?, ?, ?)",
+            [(i + 1, n.surface, n.kind, n.doc_id, n.filtered) for i, n in enumerate(graph.names)])
+        self._db.executemany("INSERT INTO mentions (chunk_id, name_id) VALUES (?, ?)",
+                             [(c, n + 1) for c, n in graph.mentions])
+        self._db.executemany("INSERT INTO links (source_chunk, target_chunk, name_id) VALUES (?, ?, ?)",
+                             [(s, t, n + 1) for s, t, n in graph.links])
+
+    def chunk_table(self) -> ChunkTable:
+        rows = self._db.execute(
+            "SELECT c.id, c.doc_id, c.text, c.text_hash FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            "WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
+        documents = self._db.execute("SELECT id, title, source FROM documents WHERE withdrawn_at IS NULL").fetchall()
+        titles = {doc_id: title for doc_id, title, _ in documents}
+        return ChunkTable(sources={doc_id: source for doc_id, _, source in documents},
+            ids=np.asarray([r[0] for r in rows], dtype=np.int64),
+            doc_ids=np.asarray([r[1] for r in rows], dtype=np.int64),
+            texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows], titles=titles)
+
+    def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
+        found = self.cached_vectors(text_hashes, model)
+        missing = [h for h in text_hashes if h not in found]
+        if missing:
+            raise HopgraphError(f"{self.location}: {len(missing)} chunk(s) have no {model} vector; "
+                                f"re-run `hopgraph index` with this embedder")
+        if not text_hashes:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([found[h] for h in text_hashes])
+
+    def name_graph(self) -> NameGraph:
+        names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
+        links = self._db.execute("SELECT source_chunk, target_chunk, name_id FROM links").fetchall()
+        return NameGraph([StoredName(*row) for row in names], [StoredLink(*row) for row in links])
+
+    def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
+        ids = sorted(set(chunk_ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            found.update(self._db.execute(
+                f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part).fetchall())
+        return found
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM meta"))
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", values.items())
+
+    def chunk_docs(self) -> dict[int, int]:
+        return dict(self._db.execute("SELECT id, doc_id FROM chunks"))

@@ -1,0 +1,143 @@
+"""The knowledge-graph half of the SQLite store: raw facts, entities, relations, merge reviews."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from hopgraph.records.documents import utc_now
+from hopgraph.records.knowledge import (
+    ChunkFacts,
+    ChunkText,
+    Entity,
+    ExtractionFailure,
+    KnowledgeGraph,
+    MergeCandidate,
+    MergeReview,
+    RawEntity,
+    RawRelation,
+    Relation,
+    Source,
+)
+from hopgraph.store.sqlite.connection import Tables
+
+
+class KnowledgeTables(Tables):
+
+    def save_facts(self, facts: Sequence[ChunkFacts]) -> None:
+        """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
+                [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
+            self._db.executemany("DELETE FROM extraction_failures WHERE chunk_id = ? AND extractor = ?",
+                                 [(f.chunk_id, f.extractor) for f in facts])
+
+    def replace_facts(self, extractor: str, facts: Sequence[ChunkFacts]) -> None:
+        """One transaction: this extractor's facts become exactly `facts` (a re-import)."""
+        with self._transaction():
+            self._db.execute("DELETE FROM facts WHERE extractor = ?", (extractor,))
+            self._db.executemany(
+                "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
+                [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
+
+    def drop_facts(self, extractors: Sequence[str]) -> None:
+        """Forget every fact of these extractors (an older version of an extractor, say)."""
+        with self._transaction():
+            self._db.executemany("DELETE FROM facts WHERE extractor = ?", [(e,) for e in extractors])
+
+    def extractors(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT DISTINCT extractor FROM facts")]
+
+    def has_facts(self) -> bool:
+        return self._db.execute("SELECT 1 FROM facts LIMIT 1").fetchone() is not None
+
+    def has_knowledge_graph(self) -> bool:
+        return self._db.execute("SELECT 1 FROM entities LIMIT 1").fetchone() is not None
+
+    def record_failures(self, failures: Sequence[ExtractionFailure], extractor: str) -> None:
+        """Chunks this extractor could not read: nothing is written for their facts."""
+        at = utc_now()
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO extraction_failures (chunk_id, extractor, error, at) VALUES (?, ?, ?, ?)",
+                [(f.chunk_id, extractor, f.error, at) for f in failures])
+
+    def failures(self, extractor: str) -> list[ExtractionFailure]:
+        return [ExtractionFailure(*row) for row in self._db.execute(
+            "SELECT chunk_id, error FROM extraction_failures WHERE extractor = ? ORDER BY chunk_id", (extractor,))]
+
+    def pending_chunks(self, extractor: str) -> list[ChunkText]:
+        """Active chunks with no facts from this extractor yet, in id order."""
+        return [ChunkText(*row) for row in self._db.execute(
+            "SELECT c.id, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            "WHERE d.withdrawn_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM facts f WHERE f.chunk_id = c.id AND f.extractor = ?) ORDER BY c.id",
+            (extractor,))]
+
+    def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]:
+        rows = self._db.execute("SELECT payload, extractor FROM facts ORDER BY chunk_id, extractor").fetchall()
+        return [_facts_from_json(payload) for payload, extractor in rows
+                if extractors is None or extractor in extractors]
+
+    def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:
+        """One transaction: the graph replaces the previous one; new review candidates are added."""
+        with self._transaction():
+            # The community tree names entity ids of the old graph: it goes with it (reports stay).
+            for table in ("community_members", "communities", "relation_sources", "relations",
+                          "entity_sources", "entities"):
+                self._db.execute(f"DELETE FROM {table}")
+            self._db.executemany(
+                "INSERT INTO entities (id, name, type, description, aliases) VALUES (?, ?, ?, ?, ?)",
+                [(e.id, e.name, e.type, e.description, json.dumps(e.aliases)) for e in graph.entities.values()])
+            self._db.executemany("INSERT INTO entity_sources (entity_id, chunk_id) VALUES (?, ?)",
+                                 [(e.id, c) for e in graph.entities.values() for c in sorted(e.chunks)])
+            self._db.executemany(
+                "INSERT INTO relations (id, source, relation, target, description, valid_from, valid_until) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(r.id, r.source, r.relation, r.target, r.description, r.valid_from, r.valid_until)
+                 for r in graph.relations])
+            self._db.executemany(
+                "INSERT OR IGNORE INTO relation_sources (relation_id, chunk_id, doc_id, date, until) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(r.id, s.chunk_id, s.doc_id, s.date, s.until) for r in graph.relations for s in r.sources])
+            self._db.executemany(
+                "INSERT OR IGNORE INTO merge_reviews (a, b, type, score) VALUES (?, ?, ?, ?)",
+                [(m.a, m.b, m.type, m.score) for m in reviews])
+
+    def knowledge_graph(self) -> KnowledgeGraph:
+        entities = {row[0]: Entity(row[0], row[1], row[2], row[3], json.loads(row[4]))
+                    for row in self._db.execute("SELECT id, name, type, description, aliases FROM entities")}
+        for entity_id, chunk_id in self._db.execute("SELECT entity_id, chunk_id FROM entity_sources"):
+            entities[entity_id].chunks.add(chunk_id)
+        relations = {row[0]: Relation(*row[:5], valid_from=row[5], valid_until=row[6]) for row in self._db.execute(
+            "SELECT id, source, relation, target, description, valid_from, valid_until FROM relations ORDER BY id")}
+        for relation_id, chunk_id, doc_id, date, until in self._db.execute(
+                "SELECT relation_id, chunk_id, doc_id, date, until FROM relation_sources "
+                "ORDER BY relation_id, chunk_id"):
+            relations[relation_id].sources.append(Source(chunk_id, doc_id, date, until))
+        return KnowledgeGraph(entities, list(relations.values()))
+
+    def merge_reviews(self, status: str | None = "pending") -> list[MergeReview]:
+        query = "SELECT id, a, b, type, score, status FROM merge_reviews"
+        rows = self._db.execute(query + (" WHERE status = ?" if status else "") + " ORDER BY score DESC, id",
+                                (status,) if status else ())
+        return [MergeReview(*row) for row in rows]
+
+    def decide_merge(self, review_id: int, accept: bool) -> bool:
+        with self._transaction():
+            cursor = self._db.execute("UPDATE merge_reviews SET status = ? WHERE id = ?",
+                                      ("accepted" if accept else "rejected", review_id))
+        return cursor.rowcount == 1
+
+    def merge_decisions(self) -> dict[tuple[str, str], bool]:
+        return {(a, b): status == "accepted" for a, b, status in self._db.execute(
+            "SELECT a, b, status FROM merge_reviews WHERE status != 'pending'")}
+
+
+def _facts_from_json(payload: str) -> ChunkFacts:
+    data = json.loads(payload)
+    return ChunkFacts(data["chunk_id"], data["extractor"],
+                      [RawEntity(**e) for e in data["entities"]],
+                      [RawRelation(**r) for r in data["relations"]], data.get("skipped", []))

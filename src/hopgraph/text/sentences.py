@@ -1,0 +1,57 @@
+"""One sentence splitter for everything that quotes, chunks or packs by sentence.
+
+A sentence ends at `.`, `!` or `?` (closing quotes and brackets stay with it) when whitespace and a
+capital letter, digit or opening quote follow — unless the word before the period is a title or an
+initial ("Mr. Smith", "A. E. Barit", "U.S. Army"). A blank line always ends one. A single line break
+does not: hard-wrapped prose (a novel, a PDF's text) breaks lines in mid-sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# Words a period follows without ending a sentence (case-insensitive, without the period).
+ABBREVIATIONS = frozenset({
+    "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "sen", "rep", "gov", "gen", "col", "lt", "capt", "sgt",
+    "rev", "hon", "mt", "ft", "no", "nos", "vol", "vols", "fig", "figs", "pp", "p", "ed", "eds", "al", "vs",
+    "etc", "e.g", "i.e", "cf", "approx", "dept", "est", "inc", "ltd", "co", "corp", "pvt", "bros", "jan", "feb",
+    "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+})
+_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[ \t]*\n\s*")
+_WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) character offsets of each sentence, leading and trailing whitespace left out."""
+    start = 0
+    for match in _END.finditer(text):
+        if match.group().startswith(".") and _abbreviation(text[start:match.start() + 1]):
+            continue
+        end = match.end() if not match.group()[0].isspace() else match.start()
+        yield from _trimmed(text, start, end)
+        start = match.end()
+    yield from _trimmed(text, start, len(text))
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of `text`, each with its whitespace collapsed to single spaces."""
+    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
+
+
+def _abbreviation(sentence_so_far: str) -> bool:
+    """Whether the period that ends `sentence_so_far` belongs to a title, an initial or an acronym."""
+    match = _WORD_BEFORE.search(sentence_so_far)
+    if not match:
+        return False
+    word = match.group(1).rstrip(".")
+    return (len(word) == 1 and word.isalpha()) or word.lower() in ABBREVIATIONS or ("." in word and len(word) <= 4)
+
+
+def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        yield start, end

@@ -1,0 +1,169 @@
+"""The knowledge-graph commands: import-triples, paths (--json), review-merges, estimate, ask --mode local|paths,
+and their errors (exit 2, one `hopgraph: error:` line)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from cli_kit import fails, invoke
+from typer.testing import CliRunner
+
+import hopgraph.cli.app
+
+# --- import-triples ----------------------------------------------------------------------------------
+
+
+def test_import_triples_prints_what_it_imported_and_skipped(store, workdir):
+    out = invoke("import-triples", str(workdir / "triples.csv"), "--store", str(store))
+    first, *skips = out.splitlines()
+    counts = re.match(r"(\d+) triples imported \((\d+) skipped, (\d+) new source documents\); graph: (\d+) entities, "
+                      r"(\d+) relations, (\d+) merges to review$", first)
+    assert counts, first
+    triples, skipped, new_docs, entities, relations, reviews = map(int, counts.groups())
+    assert (triples, skipped, new_docs) == (6, 1, 1)
+    assert (entities, relations, reviews) == (7, 6, 1)  # the two Kallur names wait for a reviewer
+    assert skips == ["  skipped line 7: empty object"]
+
+
+def test_import_triples_with_a_missing_column_exits_2_naming_it(store, workdir, monkeypatch, capsys):
+    bad = workdir / "bad.csv"
+    bad.write_text("subject,relation,target,source\nA,SUPPLIES,B,doc\n", encoding="utf-8")
+    err = fails(monkeypatch, capsys, "import-triples", str(bad), "--store", str(store))
+    assert "missing column(s) object" in err and "bad.csv" in err
+
+
+def test_import_triples_of_a_missing_file_exits_2(store, workdir, monkeypatch, capsys):
+    err = fails(monkeypatch, capsys, "import-triples", str(workdir / "nope.csv"), "--store", str(store))
+    assert "nope.csv" in err
+
+
+# --- paths -------------------------------------------------------------------------------------------
+
+
+def test_paths_json_prints_every_path_as_hops_with_their_chunk(imported):
+    paths = json.loads(invoke("paths", "--to", "Zephyra Motors", "--json", "--store", str(imported)))
+    assert isinstance(paths, list) and paths
+    for path in paths:
+        for hop in path:
+            assert set(hop) == {"source", "relation", "target", "chunk_id", "doc_id"}
+            assert isinstance(hop["chunk_id"], int) and isinstance(hop["doc_id"], int)
+    routes = sorted(tuple(hop["source"] for hop in path) for path in paths)
+    assert routes == [("Anvaya Foundry", "Corvane Brake Systems"), ("Corvane Brake Systems",),
+                      ("Kallur Iron Works", "Corvane Brake Systems")]
+    assert all(path[-1]["target"] == "Zephyra Motors" for path in paths)
+
+
+def test_paths_json_obeys_hops_direction_follow_and_as_of(imported):
+    def routes(*options: str) -> list[list[str]]:
+        found = json.loads(invoke("paths", *options, "--json", "--store", str(imported)))
+        return sorted([hop["source"] + ">" + hop["target"] for hop in path] for path in found)
+
+    assert routes("--to", "Zephyra Motors", "--max-hops", "1") == [["Corvane Brake Systems>Zephyra Motors"]]
+    assert routes("--to", "Hosur", "--follow", "LOCATED_IN,SUPPLIES:reverse", "--max-hops", "2") == [
+        ["Anvaya Foundry>Corvane Brake Systems", "Anvaya Foundry>Hosur"], ["Anvaya Foundry>Hosur"]]
+    assert routes("--to", "Kallur Pig Iron Works", "--direction", "out", "--max-hops", "1") == [
+        ["Kallur Pig Iron Works>Anvaya Foundry"]]
+    assert routes("--to", "Corvane Brake Systems", "--max-hops", "1", "--as-of", "2020-01-01") == [
+        ["Kallur Iron Works>Corvane Brake Systems"]]  # Anvaya supplies it only from 2021
+
+
+def test_paths_as_text_shows_the_chain_and_the_sentence_of_each_hop(imported):
+    out = invoke("paths", "--to", "Zephyra Motors", "--max-hops", "1", "--store", str(imported))
+    assert "1. Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in out
+    assert '"Corvane Brake Systems supplies calipers to Zephyra Motors."' in out
+    assert out.splitlines()[-1] == "1 path(s)"
+
+
+def test_paths_to_an_unknown_entity_exits_2(imported, monkeypatch, capsys):
+    err = fails(monkeypatch, capsys, "paths", "--to", "Nobody Industries", "--store", str(imported))
+    assert "no entity called 'Nobody Industries'" in err
+
+
+def test_paths_with_a_bad_follow_exits_2(imported, monkeypatch, capsys):
+    err = fails(monkeypatch, capsys, "paths", "--to", "Hosur", "--follow", "SUPPLIES:up", "--store", str(imported))
+    assert "--follow item 'SUPPLIES:up'" in err
+
+
+# --- review-merges -----------------------------------------------------------------------------------
+
+
+def pending(store: Path) -> list[tuple[int, str]]:
+    out = invoke("review-merges", "--store", str(store))
+    return [(int(line.split()[0]), line) for line in out.splitlines() if line.strip()]
+
+
+def test_review_merges_lists_the_pending_pair(imported):
+    [(_, line)] = pending(imported)
+    assert "ORG" in line and "'Kallur Pig Iron Works'" in line and "'Kallur Iron Works'" in line
+
+
+def test_accepting_a_merge_rebuilds_the_graph_with_the_pair_merged(imported):
+    [(review_id, _)] = pending(imported)
+    out = invoke("review-merges", "--accept", str(review_id), "--store", str(imported))
+    assert out.splitlines()[0] == "graph rebuilt: 6 entities, 6 relations"
+    assert pending(imported) == []
+    paths = json.loads(invoke("paths", "--to", "Kallur Iron Works", "--direction", "out", "--max-hops", "1",
+                              "--json", "--store", str(imported)))
+    assert sorted(path[0]["target"] for path in paths) == ["Anvaya Foundry", "Corvane Brake Systems"]
+
+
+def test_rejecting_a_merge_keeps_the_pair_apart_after_the_rebuild(imported):
+    [(review_id, _)] = pending(imported)
+    out = invoke("review-merges", "--reject", str(review_id), "--store", str(imported))
+    assert out.splitlines()[0] == "graph rebuilt: 7 entities, 6 relations"
+    assert pending(imported) == []
+
+
+def test_deciding_an_unknown_review_says_so(imported):
+    result = CliRunner().invoke(hopgraph.cli.app.app,
+                                ["review-merges", "--accept", "999", "--store", str(imported), "-q"])
+    assert result.exit_code == 0
+    assert "no merge review with id 999" in result.stderr
+
+
+# --- estimate ----------------------------------------------------------------------------------------
+
+
+def test_estimate_prints_the_number_of_llm_calls(workdir):
+    out = invoke("estimate", str(workdir / "docs"), "--gleanings", "1")
+    assert out.startswith("3 documents, 3 chunks → 6 LLM calls (2 per chunk); ")
+    assert "assuming 350 per call" in out
+
+
+def test_estimate_with_prices_prints_the_money(workdir):
+    out = invoke("estimate", str(workdir / "docs"), "--out-tokens", "100", "--price-in", "0", "--price-out", "1000")
+    assert "3 LLM calls (1 per chunk)" in out
+    assert "≈ 0.3000 at 0/1000.0 per million input/output tokens" in out  # 3 calls × 100 tokens × 1000 / 1e6
+
+
+# --- ask --mode local | paths ------------------------------------------------------------------------
+
+
+def test_ask_mode_paths_answers_with_chains_and_citations(imported):
+    out = invoke("ask", "Who depends on Zephyra Motors?", "--mode", "paths", "--store", str(imported))
+    assert "Answer (extractive):" in out
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in out
+    assert re.search(r"^Citations: chunk \d+, chunk \d+$", out, re.MULTILINE)
+
+
+def test_ask_mode_local_json_has_the_answer_and_the_graph_hits(imported):
+    payload = json.loads(invoke("ask", "What does Anvaya Foundry supply?", "--mode", "local", "--json",
+                                "--store", str(imported)))
+    assert (payload["mode"], payload["why"]) == ("local", "asked for")
+    hits = payload["retrieval"]["hits"]
+    assert hits and {hit["found_by"] for hit in hits} == {"graph"}
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in payload["answer"]
+    assert payload["citations"] and payload["answer_mode"] == "extractive"
+
+
+def test_ask_mode_local_that_falls_open_prints_a_note(imported):
+    out = invoke("ask", "Is it raining today?", "--mode", "local", "--store", str(imported))
+    assert "note: no entity of the question is in the graph" in out
+
+
+def test_ask_with_an_unknown_mode_exits_2(imported, monkeypatch, capsys):
+    err = fails(monkeypatch, capsys, "ask", "Who supplies Zephyra Motors?", "--mode", "sideways", "--store",
+                str(imported))
+    assert "unknown mode 'sideways'" in err

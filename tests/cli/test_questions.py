@@ -1,0 +1,211 @@
+"""The command line: index then ask (text and JSON), and bad input → exit 2, one line, store unchanged."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from testkit import TINY_CORPUS, BagOfWordsEmbedder
+from typer.testing import CliRunner
+
+import hopgraph.cli.app
+import hopgraph.engine
+from hopgraph.cli.render import render_retrieval
+from hopgraph.records.retrieval import Hit, Retrieval
+from hopgraph.store.sqlite import SQLiteStore
+
+QUESTION = "Where is the director of Big Stone Gap based?"
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch) -> Path:
+    """An isolated working folder (no hopgraph.toml, no HOPGRAPH_* settings), bag-of-words embedder."""
+    monkeypatch.chdir(tmp_path)
+    for key in list(os.environ):
+        if key.startswith("HOPGRAPH_"):
+            monkeypatch.delenv(key)
+    monkeypatch.setattr(hopgraph.engine, "make_embedder", lambda settings: BagOfWordsEmbedder())
+    return tmp_path
+
+
+@pytest.fixture
+def store(workdir: Path) -> Path:
+    """A store indexed through the CLI from a JSON file of TINY_CORPUS."""
+    corpus = workdir / "tiny.json"
+    corpus.write_text(json.dumps([{"title": d.title, "text": d.text} for d in TINY_CORPUS]), encoding="utf-8")
+    db = workdir / "cli.db"
+    result = CliRunner().invoke(hopgraph.cli.app.app, ["index", str(corpus), "--store", str(db), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def snapshot(db: Path) -> tuple[int, list[tuple], int]:
+    """What an index run changes: the chunk count, the documents table, the recorded runs."""
+    with sqlite3.connect(db) as conn:
+        chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        documents = conn.execute("SELECT * FROM documents ORDER BY id").fetchall()
+        runs = conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+    conn.close()
+    return chunks, documents, runs
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(hopgraph.cli.app.app, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+# --- success paths ---------------------------------------------------------------------------------
+
+
+def test_index_reports_what_it_added_then_that_nothing_changed(store: Path, workdir: Path):
+    assert snapshot(store)[0] == len(TINY_CORPUS)
+    again = invoke("index", str(workdir / "tiny.json"), "--store", str(store), "--quiet")
+    assert "0 added" in again.stdout and f"{len(TINY_CORPUS)} unchanged" in again.stdout
+    assert "0 chunks embedded" in again.stdout
+
+
+def test_index_summary_counts_the_added_documents(workdir: Path):
+    corpus = workdir / "two.json"
+    corpus.write_text(json.dumps([{"title": "Alpha", "text": "Alpha mentions Beta."},
+                                  {"title": "Beta", "text": "Beta is a letter."}]), encoding="utf-8")
+    result = invoke("index", str(corpus), "--store", str(workdir / "two.db"), "--quiet")
+    assert "2 documents read — 2 added" in result.stdout
+    assert "1 links" in result.stdout
+
+
+def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
+    result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--json", "--quiet")
+    asked = json.loads(result.stdout)
+    assert (asked["mode"], asked["why"]) == ("search", "--method hybrid+names+links")
+    payload = asked["retrieval"]
+    assert payload["method"] == "hybrid+names+links"
+    hits = payload["hits"]
+    assert len(hits) == 5  # the default top
+    assert all(hit["found_by"] in {"hybrid", "name", "link"} for hit in hits)
+    assert (hits[0]["title"], hits[0]["found_by"]) == ("Big Stone Gap (film)", "name")
+    link = next(hit for hit in hits if hit["title"] == "Adriana Trigiani")
+    assert link["found_by"] == "link"
+    assert link["via"]["from_title"] == "Big Stone Gap (film)"
+    assert link["via"]["name"] == "Adriana Trigiani"
+    assert asked["ms"] == pytest.approx(sum(step["ms"] for step in payload["trace"]))
+
+
+def test_ask_json_obeys_method_and_top(store: Path):
+    result = invoke("ask", "Gap Inc. clothing retailer", "--method", "bm25", "--top", "2", "--store", str(store),
+                    "--json", "-q")
+    hits = json.loads(result.stdout)["retrieval"]["hits"]
+    assert [hit["found_by"] for hit in hits] == ["bm25", "bm25"]
+    assert hits[0]["title"] == "Gap Inc."
+
+
+def test_ask_prints_each_hit_with_its_path(store: Path):
+    result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--quiet")
+    assert result.stdout.startswith("mode: search (--method hybrid+names+links)\n")
+    assert '2. Adriana Trigiani  [Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"]' in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("hybrid+names+links: 5 hits in ")
+
+
+def test_render_retrieval_shortens_long_texts_to_the_width():
+    hit = Hit(chunk_id=1, doc_id=1, title="Long", text="word " * 100, score=0.5, found_by="bm25")
+    lines = render_retrieval(Retrieval("bm25", [hit]), width=40).splitlines()
+    assert lines[0] == "1. Long  [bm25]  score 0.5000"
+    assert len(lines[1].strip()) == 40 and lines[1].endswith("…")
+
+
+# --- bad input: exit status 2, one line on stderr, the store unchanged ----------------------------------
+
+
+def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
+    (folder / "empty.txt").write_text("", encoding="utf-8")
+    (folder / "binary.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
+    (folder / "malformed.json").write_text('[{"title": "Half", "text": ', encoding="utf-8")
+    (folder / "fresh.json").write_text(json.dumps([{"title": "Fresh", "text": "A new document."}]), encoding="utf-8")
+    return {
+        "missing path": (["index", str(folder / "nope.txt")], f"no such file or folder: {folder / 'nope.txt'}"),
+        "empty file": (["index", str(folder / "empty.txt")], "empty.txt: file is empty"),
+        "binary file": (["index", str(folder / "binary.txt")], "binary.txt: looks like a binary file"),
+        "malformed JSON": (["index", str(folder / "malformed.json")], "malformed.json: malformed JSON at line 1"),
+        "good file then bad file": (["index", str(folder / "fresh.json"), str(folder / "malformed.json")],
+                                    "malformed.json: malformed JSON"),
+        "100 KB question": (["ask", "why? " * 20_000], "the question is 99,999 characters long"),
+        "unknown method": (["ask", QUESTION, "--method", "foo"], "unknown method 'foo'"),
+    }
+
+
+@pytest.mark.parametrize("case", ["missing path", "empty file", "binary file", "malformed JSON",
+                                  "good file then bad file", "100 KB question", "unknown method"])
+def test_bad_input_exits_2_with_one_error_line_and_leaves_the_store_unchanged(store, workdir, monkeypatch,
+                                                                               capsys, case):
+    args, problem = bad_inputs(workdir)[case]
+    before = snapshot(store)
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "argv", ["hopgraph", *args, "--store", str(store), "--quiet"])
+    with pytest.raises(SystemExit) as exit_:
+        hopgraph.cli.app.main()
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith("hopgraph: error: ")
+    assert problem in err
+    assert snapshot(store) == before
+
+
+def test_ask_on_a_store_with_no_documents_exits_2_and_says_to_index_first(workdir, monkeypatch, capsys):
+    SQLiteStore(str(workdir / "new.db")).close()
+    monkeypatch.setattr(sys, "argv", ["hopgraph", "ask", QUESTION, "--store", str(workdir / "new.db"), "-q"])
+    with pytest.raises(SystemExit) as exit_:
+        hopgraph.cli.app.main()
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2
+    assert len(err.splitlines()) == 1
+    assert err.startswith("hopgraph: error: ") and "no documents" in err and "hopgraph index" in err
+
+
+def test_ask_with_a_mistyped_store_path_creates_nothing(workdir, monkeypatch, capsys):
+    missing = workdir / "typo" / "stroe.db"
+    monkeypatch.setattr(sys, "argv", ["hopgraph", "ask", QUESTION, "--store", str(missing), "-q"])
+    with pytest.raises(SystemExit) as exit_:
+        hopgraph.cli.app.main()
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and len(err.splitlines()) == 1
+    assert "no store at" in err and "hopgraph index" in err
+    assert not (workdir / "typo").exists()
+
+
+def clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("HOPGRAPH_")}
+
+
+def test_the_installed_module_exits_2_with_one_line_for_an_unknown_method(store, workdir):
+    before = snapshot(store)
+    done = subprocess.run([sys.executable, "-m", "hopgraph.cli.app", "ask", QUESTION, "--method", "hybrid+bar",
+                           "--store", str(store)], cwd=workdir, env=clean_env(), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("hopgraph: error: unknown method 'hybrid+bar'")
+    assert snapshot(store) == before
+
+
+def test_the_installed_module_exits_2_for_a_missing_path(workdir):
+    done = subprocess.run([sys.executable, "-m", "hopgraph.cli.app", "index", "nope.txt", "--store", "x.db"],
+                          cwd=workdir, env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("hopgraph: error: ") and "nope.txt" in done.stderr
+
+
+def test_without_quiet_an_error_on_a_non_terminal_is_still_one_clean_line(workdir):
+    (workdir / "empty.txt").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "hopgraph.cli.app", "index", "empty.txt", "--store", "x.db"],
+                          cwd=workdir, env=clean_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "hopgraph: error: empty.txt: file is empty\n"

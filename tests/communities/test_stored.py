@@ -1,0 +1,73 @@
+"""Communities and reports through the facade and the store: built once, stored, cleared with the
+graph they describe, and reports found again by content hash after an update."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from testkit import SUPPLIERS, BagOfWordsEmbedder
+
+import hopgraph.engine
+from hopgraph.communities.leiden import is_connected
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.errors import HopgraphError
+
+
+@pytest.fixture
+def suppliers(tmp_path: Path) -> HopGraph:
+    docs = tmp_path / "docs"
+    shutil.copytree(SUPPLIERS / "docs", docs)
+    hg = HopGraph(str(tmp_path / "s.db"), Settings(), embedder=BagOfWordsEmbedder())
+    hg.index([docs])
+    hg.import_triples(SUPPLIERS / "triples.csv")
+    yield hg
+    hg.close()
+
+
+def test_communities_need_a_graph_first(tiny_graph: HopGraph) -> None:
+    with pytest.raises(HopgraphError, match="hopgraph extract"):
+        tiny_graph.communities()
+
+
+def test_the_tree_is_stored_and_loads_back_equal(suppliers: HopGraph) -> None:
+    tree = suppliers.communities()
+    graph = suppliers.knowledge_graph
+    assert len(tree) > 3 and all(is_connected(graph, c) for c in tree.communities)
+    stored = suppliers.store.community_tree()
+    assert stored is not None
+    assert [(c.id, c.level, c.parent, c.entities, c.children, c.hash) for c in stored.communities] == [
+        (c.id, c.level, c.parent, c.entities, c.children, c.hash) for c in tree.communities]
+
+
+def test_extractive_reports_are_stored_and_reused(suppliers: HopGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = suppliers.reports(use_llm=False)
+    tree = suppliers.communities()
+    assert len(first.reports) == len(tree) and not first.failed
+    chunk_ids = {int(c) for c in suppliers.search_index.table.ids}
+    assert all(c in chunk_ids for r in first.reports for c in r.citations)
+    monkeypatch.setattr(hopgraph.engine, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
+    again = suppliers.reports(use_llm=False)
+    assert [r.title for r in again.reports] == [r.title for r in first.reports]
+
+
+def test_an_update_rebuilds_the_tree_and_keeps_the_reports_of_unchanged_communities(suppliers: HopGraph,
+                                                                                   tmp_path: Path) -> None:
+    before = {c.hash for c in suppliers.communities().communities}
+    suppliers.reports(use_llm=False)
+    changed = tmp_path / "docs" / "05_sreevar_board_announcement.md"
+    changed.write_text("# Sreevar board\n\nThe board met and adjourned.\n", encoding="utf-8")
+    suppliers.index([tmp_path / "docs"])  # its chunk is replaced: relations citing the old one leave
+    assert suppliers.store.community_tree() is None  # the old tree named entity ids that are gone
+    after = {c.hash for c in suppliers.communities().communities}
+    assert after != before and after & before  # some communities changed, some did not
+    stored = suppliers.store.stored_reports("extractive")
+    assert before <= set(stored)  # the earlier reports stay in the store, found by hash
+
+
+def test_communities_without_relations_say_what_to_run(tmp_path: Path) -> None:
+    with HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg, \
+            pytest.raises(HopgraphError, match="no relations"):
+        hg.reports()

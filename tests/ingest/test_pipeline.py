@@ -1,0 +1,232 @@
+"""Indexing: incremental updates, withdrawal, resumable embedding, and embedding each text once."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from testkit import TINY_CORPUS, BagOfWordsEmbedder
+
+import hopgraph.ingest.pipeline
+from hopgraph.config import Settings
+from hopgraph.ingest.chunking import chunk_document
+from hopgraph.ingest.pipeline import index_documents, read_paths, sha
+from hopgraph.records.documents import Document
+from hopgraph.store import SQLiteStore
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "index.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> SQLiteStore:
+    s = SQLiteStore(str(db_path))
+    yield s
+    s.close()
+
+
+def dump(path: Path) -> list[str]:
+    """Every row of every table, read through a second connection."""
+    with sqlite3.connect(path) as db:
+        return list(db.iterdump())
+
+
+def count_rows(path: Path, table: str) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+def chunk_hashes(docs: list[Document], settings: Settings) -> list[str]:
+    """The text hash of every chunk of `docs`, in order, without duplicates."""
+    hashes = [sha(c.text) for d in docs for c in chunk_document(d, d.title, settings.chunk_tokens,
+                                                                   settings.chunk_overlap)]
+    return list(dict.fromkeys(hashes))
+
+
+def texts_by_title(store: SQLiteStore) -> dict[str, list[str]]:
+    table = store.chunk_table()
+    result: dict[str, list[str]] = {}
+    for doc_id, text in zip(table.doc_ids.tolist(), table.texts, strict=True):
+        result.setdefault(table.titles[doc_id], []).append(text)
+    return result
+
+
+def test_first_run_adds_every_document_with_searchable_vectors(store: SQLiteStore,
+                                                               embedder: BagOfWordsEmbedder) -> None:
+    report = index_documents(store, embedder, TINY_CORPUS, Settings())
+    assert report.documents == report.added == len(TINY_CORPUS)
+    assert report.updated == report.unchanged == report.withdrawn == 0
+    assert report.changed
+    assert set(store.active_documents()) == {(d.source, d.title) for d in TINY_CORPUS}
+    table = store.chunk_table()
+    assert report.chunks_written == len(table) and report.embedded == embedder.texts_embedded == len(table)
+    assert store.vector_matrix(table.text_hashes, embedder.name).shape == (len(table), embedder.dim)
+    assert store.meta()["embedder"] == embedder.name
+    assert report.links == len(store.name_graph().links) > 0
+
+
+def test_reindexing_unchanged_documents_embeds_and_writes_nothing(store: SQLiteStore, db_path: Path,
+                                                                  embedder: BagOfWordsEmbedder) -> None:
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    embedded_before, before = embedder.texts_embedded, dump(db_path)
+    assert count_rows(db_path, "runs") == 1
+
+    report = index_documents(store, embedder, TINY_CORPUS, Settings())
+
+    assert embedder.texts_embedded == embedded_before
+    assert report.unchanged == len(TINY_CORPUS) and not report.changed and report.embedded == 0
+    assert count_rows(db_path, "runs") == 1
+    assert dump(db_path) == before
+
+
+def test_changed_chunking_settings_rechunk_every_document(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    report = index_documents(store, embedder, TINY_CORPUS, Settings(chunk_tokens=12, chunk_overlap=3))
+    assert report.updated == len(TINY_CORPUS)
+    assert max(len(texts) for texts in texts_by_title(store).values()) > 1
+
+
+def test_changed_name_settings_rebuild_the_graph_without_embedding(store: SQLiteStore, db_path: Path,
+                                                                   embedder: BagOfWordsEmbedder) -> None:
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    links_before = store.name_graph().links
+    embedded_before = embedder.texts_embedded
+    # Every title is shorter than 100 characters, so every name is filtered and no link is left.
+    report = index_documents(store, embedder, TINY_CORPUS, Settings(min_name_chars=100))
+    assert links_before and store.name_graph().links == [] and report.links == 0
+    assert embedder.texts_embedded == embedded_before
+    assert count_rows(db_path, "runs") == 2
+
+
+def test_changing_one_document_reembeds_only_its_chunks(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    settings = Settings()
+    index_documents(store, embedder, TINY_CORPUS, settings)
+    embedded_before = embedder.texts_embedded
+    changed = replace(TINY_CORPUS[2], text="Greenwich Village is a neighborhood famous for its bohemian past.")
+    corpus = [*TINY_CORPUS[:2], changed, *TINY_CORPUS[3:]]
+
+    report = index_documents(store, embedder, corpus, settings)
+
+    assert (report.added, report.updated, report.unchanged, report.withdrawn) == (0, 1, len(corpus) - 1, 0)
+    assert embedder.texts_embedded - embedded_before == len(chunk_hashes([changed], settings)) == report.embedded
+    assert texts_by_title(store)["Greenwich Village"] == [changed.text]
+    table = store.chunk_table()
+    assert store.vector_matrix(table.text_hashes, embedder.name).shape[0] == len(table)
+
+
+def test_document_dropped_from_a_reread_source_is_withdrawn(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    other_source = [Document("Stone Age", "The Stone Age is described elsewhere.", "other.txt")]
+    index_documents(store, embedder, [*TINY_CORPUS, *other_source], Settings())
+
+    report = index_documents(store, embedder, TINY_CORPUS[:-1], Settings())
+
+    assert report.withdrawn == 1
+    active = store.active_documents()
+    assert ("tiny", "Romantic comedy") not in active
+    assert "Romantic comedy" not in texts_by_title(store)
+    assert ("other.txt", "Stone Age") in active  # a source that was not re-read keeps its documents
+    assert len(active) == len(TINY_CORPUS) - 1 + 1
+
+
+def test_without_replace_sources_a_missing_document_is_kept(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    report = index_documents(store, embedder, TINY_CORPUS[:-1], Settings(), replace_sources=False)
+    assert report.withdrawn == 0
+    assert ("tiny", "Romantic comedy") in store.active_documents()
+
+
+def test_record_removed_from_a_file_is_withdrawn_on_the_next_read(tmp_path: Path, store: SQLiteStore,
+                                                                  embedder: BagOfWordsEmbedder) -> None:
+    path = tmp_path / "docs" / "corpus.json"
+    path.parent.mkdir()
+    records = [{"title": d.title, "text": d.text} for d in TINY_CORPUS]
+    path.write_text(json.dumps(records), encoding="utf-8")
+    index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+    path.write_text(json.dumps(records[1:]), encoding="utf-8")
+
+    report = index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+
+    assert report.withdrawn == 1
+    assert {title for _, title in store.active_documents()} == {r["title"] for r in records[1:]}
+
+
+class FailingEmbedder(BagOfWordsEmbedder):
+    """Embeds its first batch, then fails as a crashed model server or Ctrl-C would."""
+
+    def embed(self, texts: Sequence[str], progress: object = None) -> np.ndarray:
+        if self.calls == 1:
+            self.calls += 1
+            raise RuntimeError("embedding server went away")
+        return super().embed(texts, progress)
+
+
+def test_interrupted_embedding_writes_no_documents_keeps_finished_batches_and_resumes(
+        store: SQLiteStore, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hopgraph.ingest.pipeline, "EMBED_COMMIT_EVERY", 2)
+    settings = Settings()
+    hashes = chunk_hashes(TINY_CORPUS, settings)
+    assert len(hashes) > 4
+
+    failing = FailingEmbedder()
+    with pytest.raises(RuntimeError, match="went away"):
+        index_documents(store, failing, TINY_CORPUS, settings)
+
+    assert store.active_documents() == {}
+    assert len(store.chunk_table()) == 0
+    assert count_rows(db_path, "runs") == 0
+    assert len(store.cached_vectors(hashes, failing.name)) == 2  # the first batch was committed
+
+    resumed = BagOfWordsEmbedder()
+    report = index_documents(store, resumed, TINY_CORPUS, settings)
+    assert resumed.texts_embedded == report.embedded == len(hashes) - 2
+    assert report.added == len(TINY_CORPUS)
+    table = store.chunk_table()
+    assert store.vector_matrix(table.text_hashes, resumed.name).shape[0] == len(table)
+
+
+def test_identical_texts_in_two_documents_are_embedded_once(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    shared = "This paragraph is copied word for word into two documents."
+    docs = [Document("Copy A", shared, "s"), Document("Copy B", shared, "s"), Document("Other", "Different.", "s")]
+    report = index_documents(store, embedder, docs, Settings())
+    assert embedder.texts_embedded == report.embedded == 2
+    table = store.chunk_table()
+    assert len(table) == 3
+    matrix = store.vector_matrix(table.text_hashes, embedder.name)
+    np.testing.assert_array_equal(matrix[0], matrix[1])
+
+
+def test_text_already_embedded_for_another_document_is_not_embedded_again(
+        store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    before = embedder.texts_embedded
+    copy = Document("Copy of Gap Inc.", TINY_CORPUS[5].text, "tiny")
+    report = index_documents(store, embedder, [*TINY_CORPUS, copy], Settings())
+    assert report.added == 1 and embedder.texts_embedded == before
+
+
+def test_reindexing_with_another_embedder_embeds_the_existing_chunks(store: SQLiteStore,
+                                                                     embedder: BagOfWordsEmbedder) -> None:
+    class OtherEmbedder(BagOfWordsEmbedder):
+        name = "other-bag-of-words"
+
+    index_documents(store, embedder, TINY_CORPUS, Settings())
+    other = OtherEmbedder()
+    index_documents(store, other, TINY_CORPUS, Settings())
+    table = store.chunk_table()
+    assert store.vector_matrix(table.text_hashes, other.name).shape[0] == len(table)
+
+
+def test_run_record_holds_the_counts_of_the_run(store: SQLiteStore, db_path: Path,
+                                                embedder: BagOfWordsEmbedder) -> None:
+    report = index_documents(store, embedder, TINY_CORPUS, Settings())
+    with sqlite3.connect(db_path) as db:
+        stats = json.loads(db.execute("SELECT stats FROM runs").fetchone()[0])
+    assert (stats["added"], stats["chunks_written"], stats["links"]) == (report.added, report.chunks_written,
+                                                                         report.links)

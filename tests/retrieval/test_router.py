@@ -1,0 +1,160 @@
+"""The router: each kind on clear questions, the signal named in the reason, the LLM only when
+undecided (a real HTTP server on 127.0.0.1, then the recorded reply replayed), and `auto`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scripted_chat import scripted_chat
+
+from hopgraph.llm import LLMClient, ReplayLLMCache
+from hopgraph.prompts import route as route_prompt
+from hopgraph.retrieval.router import METHOD_OF, route
+
+LOOKUPS = ["When was Acme founded?", "Who painted the Mona Lisa?", "What is photosynthesis?"]
+MULTIHOP = {
+    "Where was the director of the film Casablanca born?": "chain of relations",
+    "Who directed the film that won the 1998 award?": "relative clause",
+    "Which film came out first, Vertigo or Psycho?": "comparison form",
+    "Are Acme and Globex both based in Ohio?": "comparison form",
+    "What Canadian actor starred in a film released on June 14th?": "unnamed thing described",
+    "Who is the grandmother of Prince William?": "two-hop kinship word",
+    "What nationality is Clara Voss's husband?": "chain of relations",
+}
+GLOBAL = {
+    "What are the main themes of this story?": "main themes",
+    "What risks keep showing up across the supplier audits?": "keep showing up",
+    "Summarize the supply disruptions in these documents.": "Summarize",
+}
+UNDECIDED = "Tell me about brakes."  # no name, no form the rules know
+
+
+@pytest.mark.parametrize("question", LOOKUPS)
+def test_plain_questions_naming_one_thing_are_lookups(question):
+    routed = route(question)
+    assert routed.kind == "lookup"
+    assert routed.decided_by == "rules"
+    assert "plain question form" in routed.reason
+
+
+@pytest.mark.parametrize(("question", "signal"), MULTIHOP.items())
+def test_bridge_and_comparison_forms_are_multihop_and_the_reason_names_the_form(question, signal):
+    routed = route(question)
+    assert routed.kind == "multihop"
+    assert signal in routed.reason
+    assert routed.method == METHOD_OF["multihop"]
+
+
+@pytest.mark.parametrize(("question", "words"), GLOBAL.items())
+def test_questions_about_the_whole_collection_are_global(question, words):
+    routed = route(question)
+    assert routed.kind == "global"
+    assert f'"{words}"' in routed.reason
+    assert routed.method == "hybrid"
+
+
+def test_a_lookup_is_not_mistaken_for_a_relation_nested_in_another():
+    assert route("Who is the director of Casablanca?").kind == "lookup"
+    assert route("Where was the director of Casablanca born?").kind == "multihop"
+
+
+def test_names_found_by_the_index_decide(tiny_graph):
+    two = tiny_graph.route("Is Gap Inc. older than Stone Age?")
+    assert two.kind == "multihop"
+    assert "names 2 documents" in two.reason and "Gap Inc." in two.reason and "Stone Age" in two.reason
+    one = tiny_graph.route("Tell me about Greenwich Village.")
+    assert one.kind == "lookup"
+    assert "Greenwich Village" in one.reason
+    assert one.signals["names"] == ["Greenwich Village"]
+
+
+def test_summary_words_about_a_named_document_are_undecided_without_an_llm(tiny_graph):
+    routed = tiny_graph.route("Summarize Greenwich Village.")
+    assert routed.decided_by == "default"
+    assert routed.kind == "multihop"
+
+
+def test_undecided_without_an_llm_defaults_to_multihop_and_says_why():
+    routed = route(UNDECIDED)
+    assert (routed.kind, routed.decided_by) == ("multihop", "default")
+    assert "no signal decided" in routed.reason
+
+
+def _reply(kind: str, reason: str):
+    return lambda body: (200, {"kind": kind, "reason": reason})
+
+
+def test_the_llm_decides_only_undecided_questions_and_its_reply_replays(tmp_path: Path):
+    recorded = tmp_path / "route_replies.json"
+    with scripted_chat(_reply("global", "asks about the corpus as a whole")) as chat:
+        cache = ReplayLLMCache(strict=False)
+        with LLMClient(chat.url, "router-test", cache=cache, max_retries=0) as client:
+            decided = route(UNDECIDED, llm=client)
+            clear = route("Which film came out first, Vertigo or Psycho?", llm=client)
+        assert len(chat.bodies) == 1  # the clear question never reached the LLM
+        body = chat.bodies[0]
+        assert body["messages"][0]["content"] == route_prompt.SYSTEM
+        assert UNDECIDED in body["messages"][1]["content"]
+        assert body["response_format"]["json_schema"]["schema"]["properties"]["kind"]["enum"] == [
+            "lookup", "multihop", "global"]
+        cache.record_to(recorded)
+    assert (decided.kind, decided.decided_by) == ("global", "llm")
+    assert decided.reason == "LLM: asks about the corpus as a whole"
+    assert clear.decided_by == "rules"
+    # Replay: no server at all; the recorded reply decides again, and a miss would be an error.
+    with LLMClient("http://127.0.0.1:9/v1", "router-test", cache=ReplayLLMCache(recorded), max_retries=0) as client:
+        replayed = route(UNDECIDED, llm=client)
+    assert (replayed.kind, replayed.reason) == ("global", decided.reason)
+    assert json.loads(recorded.read_text())[0]["model"] == "router-test"
+
+
+def test_an_llm_reply_outside_the_kinds_or_a_dead_server_falls_back_to_the_default():
+    with scripted_chat(_reply("local", "not a kind")) as chat, \
+            LLMClient(chat.url, "router-test", max_retries=0) as client:
+        routed = route(UNDECIDED, llm=client)
+    assert (routed.kind, routed.decided_by) == ("multihop", "default")
+    assert "llm_error" in routed.signals
+
+
+# --- auto ------------------------------------------------------------------------------------------
+
+
+def test_auto_runs_the_routed_method_and_its_trace_starts_with_the_route(tiny_graph):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    retrieval = tiny_graph.search(question, method="auto", top=3)
+    first = retrieval.trace[0]
+    assert first.stage == "route"
+    assert first.detail.startswith("multihop → hybrid+names+links+ppr (rules): bridge form")
+    assert retrieval.method == "auto:hybrid+names+links+ppr"
+    assert [h.chunk_id for h in retrieval.hits] == [
+        h.chunk_id for h in tiny_graph.search(question, method="hybrid+names+links+ppr", top=3).hits]
+    assert retrieval.trace[-1].stage == "budget" and "used 3 places" in retrieval.trace[-1].detail
+
+
+def test_auto_falls_open_to_hybrid_when_the_graph_finds_nothing(tiny_graph):
+    question = "Which American drama film producer won an Academy Award?"  # no name, no link reached
+    retrieval = tiny_graph.search(question, method="auto", top=2)
+    assert any(step.stage == "fall open" for step in retrieval.trace)
+    hybrid = tiny_graph.search(question, method="hybrid", top=2)
+    assert [h.chunk_id for h in retrieval.hits] == [h.chunk_id for h in hybrid.hits]
+    assert {h.found_by for h in retrieval.hits} == {"hybrid"}
+
+
+def test_auto_does_not_claim_a_fall_open_when_the_graph_found_something(tiny_graph):
+    retrieval = tiny_graph.search("The director of Big Stone Gap is based in what New York city?", method="auto")
+    assert all(step.stage != "fall open" for step in retrieval.trace)
+
+
+def test_auto_answers_a_global_question_with_hybrid_search_and_says_so(tiny_graph):
+    retrieval = tiny_graph.search("What are the main themes of this collection?", method="auto", top=2)
+    assert retrieval.method == "auto:hybrid"
+    assert "community search is not a retrieval method" in retrieval.trace[0].detail
+
+
+def test_auto_fills_every_place_the_corpus_allows_each_chunk_once(tiny_graph):
+    retrieval = tiny_graph.search("The director of Big Stone Gap is based in what New York city?", method="auto",
+                               top=20)
+    assert len(retrieval.hits) == 7  # every chunk of the tiny corpus, each once
+    assert len({h.chunk_id for h in retrieval.hits}) == 7

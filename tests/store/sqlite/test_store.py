@@ -1,0 +1,232 @@
+"""The SQLite store: one transaction per apply, the vector cache, re-opening, withdrawal."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hopgraph.errors import HopgraphError
+from hopgraph.linkgraph.links import build_name_graph
+from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord
+from hopgraph.records.names import GraphRows
+from hopgraph.store import SQLiteStore, open_store
+from hopgraph.store.base import GraphBuilder
+
+MODEL = "test-model"
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def upsert(title: str, *chunk_texts: str, source: str = "src") -> tuple[Document, str, list[tuple[Chunk, str]]]:
+    doc = Document(title, " ".join(chunk_texts), source)
+    chunks = [(Chunk(title, i, text, len(text.split())), sha(text)) for i, text in enumerate(chunk_texts)]
+    return doc, sha(doc.text), chunks
+
+
+def no_graph(_: ChunkTable) -> GraphRows:
+    return GraphRows(names=[], mentions=[], links=[])
+
+
+def apply(store: SQLiteStore, change: DocumentChange, build: GraphBuilder = build_name_graph) -> GraphRows:
+    run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
+    return store.apply(change, build, {"graph_signature": "sig"}, run)
+
+
+def table_state(table: ChunkTable) -> tuple:
+    return table.ids.tolist(), table.doc_ids.tolist(), table.texts, table.text_hashes, table.titles
+
+
+def count_rows(path: Path, table: str) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "sub" / "store.db"  # the folder does not exist yet
+
+
+@pytest.fixture
+def store(db_path: Path) -> SQLiteStore:
+    s = SQLiteStore(str(db_path))
+    yield s
+    s.close()
+
+
+FILM = upsert("Big Stone Gap (film)", "Big Stone Gap was directed by Adriana Trigiani.", "It opened in 2014.")
+AUTHOR = upsert("Adriana Trigiani", "Adriana Trigiani is an author.")
+VILLAGE = upsert("Greenwich Village", "Greenwich Village is in Manhattan.")
+
+
+def test_applied_documents_are_active_and_their_chunks_are_in_the_table(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
+    active = store.active_documents()
+    assert set(active) == {("src", "Big Stone Gap (film)"), ("src", "Adriana Trigiani")}
+    assert active[("src", "Adriana Trigiani")].content_hash == AUTHOR[1]
+    table = store.chunk_table()
+    assert table.texts == [c.text for c, _ in FILM[2]] + [c.text for c, _ in AUTHOR[2]]
+    assert table.text_hashes == [h for _, h in FILM[2]] + [h for _, h in AUTHOR[2]]
+    assert sorted(table.titles.values()) == ["Adriana Trigiani", "Big Stone Gap (film)"]
+    assert [table.titles[d] for d in table.doc_ids.tolist()] == ["Big Stone Gap (film)"] * 2 + ["Adriana Trigiani"]
+
+
+def test_apply_stores_the_graph_built_over_the_result(store: SQLiteStore) -> None:
+    graph = apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
+    names, links = store.name_graph().names, store.name_graph().links
+    assert [name.surface for name in names] == [n.surface for n in graph.names]
+    assert len(links) == len(graph.links) > 0
+    table = store.chunk_table()
+    film_rows = [c for c, d in zip(table.ids.tolist(), table.doc_ids.tolist(), strict=True)
+                 if table.titles[d] == "Big Stone Gap (film)"]
+    surfaces = {name.id: name.surface for name in names}
+    assert any(k.source_chunk == film_rows[0] and surfaces[k.name_id] == "Adriana Trigiani" for k in links)
+
+
+def test_failing_graph_builder_leaves_everything_as_before(store: SQLiteStore, db_path: Path) -> None:
+    apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
+    before = (table_state(store.chunk_table()), store.active_documents(), store.name_graph(), store.meta(),
+              count_rows(db_path, "runs"))
+
+    def broken(_: ChunkTable) -> GraphRows:
+        raise RuntimeError("graph builder failed")
+
+    author_changed = upsert("Adriana Trigiani", "Adriana Trigiani is a best-selling author.")
+    film_id = store.active_documents()[("src", "Big Stone Gap (film)")].id
+    change = DocumentChange(upserts=[author_changed, VILLAGE], withdrawn=[film_id])
+    with pytest.raises(RuntimeError, match="graph builder failed"):
+        store.apply(change, broken, {"graph_signature": "other"}, ("index", "t", "{}"))
+
+    after = (table_state(store.chunk_table()), store.active_documents(), store.name_graph(), store.meta(),
+             count_rows(db_path, "runs"))
+    assert after == before
+
+
+def test_store_is_usable_after_a_rolled_back_apply(store: SQLiteStore) -> None:
+    def broken(_: ChunkTable) -> GraphRows:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        store.apply(DocumentChange(upserts=[FILM]), broken, {}, ("index", "t", "{}"))
+    apply(store, DocumentChange(upserts=[AUTHOR]))
+    assert set(store.active_documents()) == {("src", "Adriana Trigiani")}
+
+
+def test_upsert_of_a_known_document_replaces_its_chunks(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
+    film_id = store.active_documents()[("src", FILM[0].title)].id
+    new_film = upsert("Big Stone Gap (film)", "A new single paragraph.")
+    apply(store, DocumentChange(upserts=[new_film]))
+    assert store.active_documents()[("src", FILM[0].title)].id == film_id
+    table = store.chunk_table()
+    film_texts = [t for t, d in zip(table.texts, table.doc_ids.tolist(), strict=True) if d == film_id]
+    assert film_texts == ["A new single paragraph."]
+
+
+def test_withdrawn_documents_disappear_from_table_and_active_documents(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[FILM, AUTHOR, VILLAGE]))
+    author_id = store.active_documents()[("src", "Adriana Trigiani")].id
+    apply(store, DocumentChange(withdrawn=[author_id]))
+    assert ("src", "Adriana Trigiani") not in store.active_documents()
+    table = store.chunk_table()
+    assert author_id not in table.doc_ids.tolist()
+    assert author_id not in table.titles
+    assert "Adriana Trigiani is an author." not in table.texts
+    assert store.name_graph().links == []  # the only links pointed at the author's chunk
+
+
+def test_withdrawn_document_comes_back_when_upserted_again(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[AUTHOR]))
+    author_id = store.active_documents()[("src", "Adriana Trigiani")].id
+    apply(store, DocumentChange(withdrawn=[author_id]))
+    apply(store, DocumentChange(upserts=[AUTHOR]))
+    assert store.active_documents()[("src", "Adriana Trigiani")].id == author_id
+    assert store.chunk_table().texts == ["Adriana Trigiani is an author."]
+
+
+def test_same_title_in_two_sources_is_two_documents(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[AUTHOR, upsert("Adriana Trigiani", "Another text.", source="other")]))
+    assert set(store.active_documents()) == {("src", "Adriana Trigiani"), ("other", "Adriana Trigiani")}
+
+
+# --- vectors -----------------------------------------------------------------------------------
+
+def test_vectors_round_trip_as_float32(store: SQLiteStore) -> None:
+    rng = np.random.default_rng(0)
+    vectors = {"h1": rng.standard_normal(8), "h2": rng.standard_normal(8).astype(np.float32)}
+    store.save_vectors(vectors, MODEL)
+    cached = store.cached_vectors(["h1", "h2", "h3"], MODEL)
+    assert set(cached) == {"h1", "h2"}
+    for key, vector in vectors.items():
+        assert cached[key].dtype == np.float32
+        np.testing.assert_array_equal(cached[key], vector.astype(np.float32))
+
+
+def test_vectors_are_kept_per_model(store: SQLiteStore) -> None:
+    store.save_vectors({"h1": np.ones(4)}, MODEL)
+    assert store.cached_vectors(["h1"], "another-model") == {}
+
+
+def test_cached_vectors_handles_more_hashes_than_one_query_holds(store: SQLiteStore) -> None:
+    vectors = {f"h{i}": np.full(2, i, dtype=np.float32) for i in range(1200)}
+    store.save_vectors(vectors, MODEL)
+    cached = store.cached_vectors(list(vectors), MODEL)
+    assert len(cached) == 1200
+    assert cached["h1199"].tolist() == [1199.0, 1199.0]
+
+
+def test_vector_matrix_stacks_rows_in_the_order_asked(store: SQLiteStore) -> None:
+    store.save_vectors({"a": np.array([1, 0], np.float32), "b": np.array([0, 1], np.float32)}, MODEL)
+    matrix = store.vector_matrix(["b", "a", "b"], MODEL)
+    assert matrix.tolist() == [[0, 1], [1, 0], [0, 1]]
+
+
+def test_vector_matrix_with_missing_vectors_names_how_many(store: SQLiteStore) -> None:
+    store.save_vectors({"a": np.ones(2)}, MODEL)
+    with pytest.raises(HopgraphError, match=r"\b2 chunk") as caught:
+        store.vector_matrix(["a", "b", "c"], MODEL)
+    assert MODEL in str(caught.value)
+
+
+# --- the file ----------------------------------------------------------------------------------
+
+def test_reopening_the_file_sees_the_data(db_path: Path) -> None:
+    first = SQLiteStore(str(db_path))
+    apply(first, DocumentChange(upserts=[FILM, AUTHOR]))
+    first.save_vectors({"h": np.arange(3, dtype=np.float32)}, MODEL)
+    state, active, graph = table_state(first.chunk_table()), first.active_documents(), first.name_graph()
+    meta = first.meta()
+    first.close()
+
+    reopened = open_store(str(db_path))
+    try:
+        assert table_state(reopened.chunk_table()) == state
+        assert reopened.active_documents() == active
+        assert reopened.name_graph() == graph
+        assert reopened.meta() == meta == {"graph_signature": "sig"}
+        assert reopened.cached_vectors(["h"], MODEL)["h"].tolist() == [0, 1, 2]
+    finally:
+        reopened.close()
+
+
+def test_file_that_is_not_sqlite_is_a_hopgraph_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("These are my notes, not a database.\n" * 50)
+    with pytest.raises(HopgraphError) as caught:
+        SQLiteStore(str(path))
+    assert str(path) in str(caught.value)
+    assert path.read_text().startswith("These are my notes")  # left untouched
+
+
+def test_in_memory_store_keeps_data_without_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    memory = SQLiteStore(":memory:")
+    apply(memory, DocumentChange(upserts=[AUTHOR]), no_graph)
+    assert memory.chunk_table().texts == ["Adriana Trigiani is an author."]
+    memory.close()
+    assert list(tmp_path.iterdir()) == []
