@@ -1,18 +1,18 @@
 """Typed relations without an LLM: subject–verb–object facts read from spaCy's dependency parse.
 
 Per chunk: (1) names — a head noun with its compounds is a *mention* when it holds a proper noun or a
-code ("CX-40"); its type comes from a description the text gives it ("X, a town in …"), its legal
+code ("QX-12"); its type comes from a description the text gives it ("X, a town in …"), its legal
 suffix or last common noun, then spaCy's label, voted over the chunk; (2) reference — "it" takes the
 nearest preceding subject that does not contain it, "he"/"she" the nearest person, "the foundry" the
 last name ending so, "the company" the last company subject, a defined term (`X (the "Supplier")`)
-its holder, a generic phrase with a named owner ("Duravance's castings") the owner; (3) clauses —
+its holder, a generic phrase with a named owner ("Velora's castings") the owner; (3) clauses —
 each verb's logical subject, object and prepositional objects (passives turned active, conjuncts
 shared, relative clauses and "agrees to supply" given their subject) are read through the verb
-lexicon (verb_lexicon.py); a verb it lacks is compared with relation prototypes by embedding when an
+lexicon (svo_grammar.py); a verb it lacks is compared with relation prototypes by embedding when an
 embedder is given, else kept as RELATED_TO with its phrase; (4) nouns — appositions and copulas
 ("X, a town in Y", "X, managing director of Y", "its largest customer is Y"), "Town, State",
 "X Ltd of Town", an event named after its place. Negated or hedged clauses give nothing. Aliases
-the text states ("(CBS)", "formerly known as") become `X (Y)` entities, which resolution reads as
+the text states ("(VBL)", "formerly known as") become `X (Y)` entities, which resolution reads as
 two names of one entity. No co-occurrence edges.
 """
 
@@ -24,25 +24,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
-from hopgraph.extract import verb_lexicon as lex
+from hopgraph.extract import svo_grammar as lex
 from hopgraph.extract.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, ChunkFacts, RawEntity, RawRelation
 from hopgraph.extract.llm import Vocabulary
 
 EXTRACTOR = "parse-1"
 DEFAULT_VOCABULARY = Vocabulary(DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS)
-SIMILARITY = 0.75  # cosine an unmapped verb phrase needs to a relation prototype (MiniLM)
-_LEFT_DEPS = {"compound", "nmod", "nummod", "amod", "punct"}
-_LABELS = {"PERSON": "PERSON", "ORG": "ORG", "GPE": "LOCATION", "LOC": "LOCATION", "PRODUCT": "PRODUCT",
-           "EVENT": "EVENT", "LAW": "CONCEPT", "FAC": "ORG"}
-_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w-]+$|^[A-Z]{2,}\d*$")
-_MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july",
-                                         "august", "september", "october", "november", "december"], 1)}
-_DATE = re.compile(r"(?:(\d{1,2})\s+)?(?:([A-Za-z]+)\s+)?((?:19|20)\d\d)\b")
-_START, _END = {"since", "from", "effective", "starting", "in"}, {"until", "till", "through"}
 _ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "dative"}
-_HEADER = re.compile(r"^[A-Z][\w ]{0,20}:\s")
 # Verbs whose objects are speech or routine, not facts between two names.
 _QUIET_VERBS = {"say", "tell", "announce", "confirm", "add", "note", "stress", "ask", "expect", "estimate",
                 "promise", "declare", "report", "be", "have", "do", "sign", "include", "reserve"}
@@ -77,58 +65,18 @@ def parse_facts(chunk_ids: Sequence[int], texts: Sequence[str], vocabulary: Voca
     from hopgraph.extract.nlp import load_model
 
     nlp = nlp or load_model()
-    mapper = _PhraseMapper(embedder) if embedder is not None else None
+    mapper = lex.PhraseMapper(embedder) if embedder is not None else None
     facts = []
-    for done, (chunk_id, doc) in enumerate(zip(chunk_ids, nlp.pipe([prepare(t) for t in texts]), strict=True), 1):
+    for done, (chunk_id, doc) in enumerate(zip(chunk_ids, nlp.pipe([lex.prepare(t) for t in texts]), strict=True), 1):
         chunk = _read(doc, mapper, antecedent)
-        relations = [_in_vocabulary(r, vocabulary) for r in _typed(chunk.relations.values())]
+        relations = [lex.in_vocabulary(r, vocabulary) for r in lex.typed(chunk.relations.values())]
         facts.append(ChunkFacts(chunk_id, EXTRACTOR, list(chunk.entities.values()), relations))
         if progress:
             progress(done, len(texts))
     return facts
 
 
-def prepare(text: str) -> str:
-    """Markdown headings out (title case parses badly); a header line ("From: …") or a paragraph's
-    last line ends its sentence; hard-wrapped lines are joined."""
-    paragraphs = []
-    for block in re.split(r"\n\s*\n", text):
-        lines = [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-        lines = [ln + "." if _HEADER.match(ln) and ln[-1] not in ".!?" else ln for ln in lines]
-        if lines:
-            paragraph = " ".join(lines)
-            paragraphs.append(paragraph if paragraph[-1] in ".!?\"”)" else paragraph + ".")
-    return "\n\n".join(paragraphs)
-
-
-def _in_vocabulary(relation: RawRelation, vocabulary: Vocabulary) -> RawRelation:
-    """A relation or type outside the vocabulary falls back to RELATED_TO / untyped."""
-    kind = relation.relation if relation.relation in vocabulary.relation_types else "RELATED_TO"
-    keep = lambda t: t if t in vocabulary.entity_types else ""  # noqa: E731
-    return RawRelation(relation.source, kind, relation.target, relation.description,
-                       keep(relation.source_type), keep(relation.target_type), relation.date, relation.until)
-
-
-def _typed(relations: Sequence[RawRelation] | Any) -> list[RawRelation]:
-    """An untyped end takes the type its relation implies (a supplier is a company), then the
-    chunk's majority for that name, so one name has one type in a chunk."""
-    relations = list(relations)
-    votes: dict[str, Counter[str]] = {}
-    for r in relations:
-        implied = _IMPLIED.get(r.relation, ("", ""))
-        for name, kind, default in ((r.source, r.source_type, implied[0]), (r.target, r.target_type, implied[1])):
-            votes.setdefault(name, Counter())[kind or default] += 1 if kind else 0.5  # type: ignore[assignment]
-    best = {n: max(c, key=lambda k: (bool(k), c[k])) for n, c in votes.items()}
-    return [RawRelation(r.source, r.relation, r.target, r.description, best[r.source], best[r.target], r.date,
-                        r.until) for r in relations]
-
-
-_IMPLIED = {"SUPPLIES": ("ORG", "ORG"), "OWNS": ("ORG", "ORG"), "PART_OF": ("PERSON", "ORG"),
-            "LOCATED_IN": ("", "LOCATION"), "CAUSED_BY": ("EVENT", "EVENT"), "REPORTS_TO": ("PERSON", "PERSON"),
-            "USES": ("", "COMPONENT")}
-
-
-def _read(doc: Any, mapper: _PhraseMapper | None, antecedent: str = "subject") -> _Chunk:
+def _read(doc: Any, mapper: lex.PhraseMapper | None, antecedent: str = "subject") -> _Chunk:
     chunk = _Chunk(doc, antecedent=antecedent)
     chunk.types = _vote_types(chunk)
     _defined_terms(chunk)
@@ -136,7 +84,7 @@ def _read(doc: Any, mapper: _PhraseMapper | None, antecedent: str = "subject") -
         if token.dep_ in ("nsubj", "nsubjpass") and (found := refer(chunk, token)) is not None:
             chunk.subjects.append(replace(found, head=token.i))  # where it is the subject, for "nearest"
     for token in doc:
-        if token.pos_ in ("VERB", "AUX") and (not _negated(token) or _no_longer(token)):
+        if token.pos_ in ("VERB", "AUX") and (not lex.negated(token) or lex.no_longer(token)):
             _clause_facts(chunk, token, mapper)
         elif token.pos_ in ("NOUN", "PROPN"):
             _noun_facts(chunk, token)
@@ -151,44 +99,25 @@ def _read(doc: Any, mapper: _PhraseMapper | None, antecedent: str = "subject") -
 
 def mention(chunk: _Chunk, token: Any) -> Mention | None:
     """The name a head noun stands for, when it is a name: a proper noun or a code, with its compounds."""
-    if token.pos_ not in ("PROPN", "NOUN", "NUM", "X", "ADJ") or token.lower_ in chunk.terms:
+    nominal = token.pos_ in ("PROPN", "NOUN", "NUM", "X", "ADJ") or token.dep_ in _ARGUMENTS  # "caliper/ADV"
+    if not nominal or token.pos_ in ("PRON", "DET", "PUNCT") or token.lower_ in chunk.terms:
         return None
     if token.text.islower() and token.lemma_.lower() in lex.ORG_DESCRIPTIONS | lex.FACILITY_NOUNS | lex.ROLE_HEADS:
-        return None  # "a Coimbatore company", "the Chennai plant" describe; they do not name
+        return None  # "a Nagpur company", "the Nashik plant" describe; they do not name
     if token.text.islower() and token.lower_ in lex.EVENT_NOUNS and (named := _of_named(chunk, token)):
-        return Mention(f"{token.text} of {named}", "EVENT", token.i)  # "a shortage of CX-40 calipers"
-    words = _span(token)
-    first = next((i for i, w in enumerate(words) if _is_proper(w)), None)
+        return Mention(f"{token.text} of {named}", "EVENT", token.i)  # "a shortage of QX-12 calipers"
+    words = lex.span(token)
+    first = next((i for i, w in enumerate(words) if lex.is_proper(w)), None)
     if first is None:
         return None
-    words = words[first:]  # "subsidiary AF Castings", "30,000 CX-40 units", "Plant head Farhan Qureshi"
+    words = words[first:]  # "subsidiary OC Metals", "30,000 QX-12 units", "Plant head Dev Rao"
     kind = ""
     if len(words) > 1 and words[-1].lower_ in lex.VEHICLE_NOUNS and words[-1].text.islower():
-        words, kind = words[:-1], "PRODUCT"  # "every Haul 31 truck" names the "Haul 31"
+        words, kind = words[:-1], "PRODUCT"  # "every Titan 7 truck" names the "Titan 7"
     name = re.sub(r"\s*-\s*", "-", " ".join(w.text for w in words)).strip(" ,")
-    return Mention(name, chunk.types.get(name) or kind or _type_of(words, token), token.i)
-
-
-def _span(token: Any) -> list[Any]:
-    """The head, the left modifiers of its name ("the Rajkot foundry fire") and a code after it ("Haul 31")."""
-    tokens = [t for c in token.lefts if c.dep_ in _LEFT_DEPS for t in c.subtree if t.i < token.i]
-    tokens.append(token)
-    for right in token.rights:  # "Haul 31", "part CX-40", "CX-40 caliper"
-        if right.i == tokens[-1].i + 1 and right.dep_ in ("nummod", "amod", "compound", "appos") and (
-                right.like_num or _CODE.match(right.text) or right.lower_ in lex.COMPONENT_NOUNS):
-            tokens.append(right)
-    ordered = sorted({t.i: t for t in tokens if not t.is_space and t.text not in "\"“”()"}.values(),
-                     key=lambda t: t.i)
-    while ordered[0] is not token and (ordered[0].dep_ in ("det", "poss", "case") or ordered[0].like_num
-                                       and not _CODE.match(ordered[0].text)):
-        ordered = ordered[1:]
-    return ordered
-
-
-def _is_proper(token: Any) -> bool:
-    if token.lower_ in lex.ROLE_WORDS or lex.describes(token.lower_):
-        return False  # "Chief Executive Officer", "SUV" are capitalised, yet no names
-    return (token.pos_ == "PROPN" and token.text[:1].isupper()) or bool(_CODE.match(token.text))
+    if words[-1].i == words[-1].sent.end - 1 and name.endswith("."):
+        name = name[:-1]  # "… supplies Velora Ltd." ends the sentence with the abbreviation's period
+    return Mention(name, chunk.types.get(name) or kind or lex.type_of(words, token), token.i)
 
 
 def _of_named(chunk: _Chunk, token: Any) -> str:
@@ -199,53 +128,39 @@ def _of_named(chunk: _Chunk, token: Any) -> str:
     return ""
 
 
-def _type_of(words: list[Any], head: Any) -> str:
-    """Legal suffix or trade word → ORG; the last common noun → EVENT/PRODUCT/COMPONENT; else spaCy's label."""
-    if any(w.lower_.strip(".") in lex.ORG_WORDS and w.text[:1].isupper() for w in words[1:]):
-        return "ORG"
-    last = words[-1]
-    if last.text.islower() or last.pos_ == "NOUN":
-        for nouns, kind in ((lex.EVENT_NOUNS, "EVENT"), (lex.VEHICLE_NOUNS, "PRODUCT"),
-                            (lex.COMPONENT_NOUNS, "COMPONENT"), (lex.CONCEPT_HINTS, "CONCEPT")):
-            if last.lower_ in nouns:
-                return kind
-    if any(w.lower_ in lex.CONCEPT_HINTS for w in words):
-        return "CONCEPT"
-    label = _LABELS.get(head.ent_type_, "")
-    if label in ("ORG", "PERSON", "LOCATION") and all(_CODE.match(w.text) for w in words):
-        return ""  # a part number is no company, person or place, whatever spaCy says
-    if label == "PERSON" and (len(words) < 2 or not all(w.text[:1].isalpha() for w in words)):
-        return ""  # spaCy calls many one-word companies (and "Haul 31") people
-    return label
+def types_hint(token: Any) -> str:
+    """The type a name's own words give it, before any vote."""
+    return lex.type_of(lex.span(token), token) if token.pos_ == "PROPN" else ""
 
 
 def _vote_types(chunk: _Chunk) -> dict[str, str]:
     """One type per name in a chunk: what the text calls it ("X, a town"), else its mentions' majority;
-    a one-word name takes the type of the one longer name it starts ("Zephyra" of "Zephyra Motors")."""
+    a one-word name takes the type of the one longer name it starts ("Marlo" of "Marlo Motors")."""
     votes: dict[str, Counter[str]] = {}
     found = {t.i: m for t in chunk.doc if t.dep_ != "compound" and (m := mention(chunk, t)) is not None}
     for i, named in found.items():
         token, counter = chunk.doc[i], votes.setdefault(named.name, Counter())
-        counter[named.type] += 1 if _type_of(_span(token), token) == named.type else 10  # "the Tarini SUV"
+        counter[named.type] += 1 if lex.type_of(lex.span(token), token) == named.type else 10  # "the Rivo SUV"
         described = [token.head] if token.dep_ == "appos" else []
-        if token.dep_ == "nsubj" and token.head.lemma_ == "be":  # "The Haul 31 is a … truck"
+        if token.dep_ == "nsubj" and token.head.lemma_ == "be":  # "The Titan 7 is a … truck"
             described += [c for c in token.head.children if c.dep_ == "attr"]
         for noun in [c for c in token.children if c.dep_ == "appos"] + described:
             if (kind := lex.describes(noun.lemma_.lower())) and noun.i not in found:
                 counter[kind] += 10  # an apposition says what it is: "X, a town in Y"
-        if token.dep_ == "pobj" and token.head.lower_ in ("in", "near"):
-            counter["LOCATION"] += 1  # "in X"
+        of_company = token.head.lower_ == "of" and types_hint(chunk.doc[token.head.head.i]) == "ORG"
+        if token.dep_ == "pobj" and (token.head.lower_ in ("in", "near") or of_company):
+            counter["LOCATION"] += 1  # "in X", "X Ltd of Y"
         elif token.dep_ == "pobj" and lex.describes(token.head.head.lemma_.lower()) == "LOCATION":
             counter["LOCATION"] += 10  # "the state of X"
-    for token in chunk.doc:  # "its Chennai factory", "whose Pithampur press shop": a site's modifier is a place
+    for token in chunk.doc:  # "its Nashik factory", "whose Nashik press shop": a site's modifier is a place
         if token.dep_ == "compound" and not token.ent_type_ and token.pos_ == "PROPN" and (
                 token.head.lemma_.lower() in lex.FACILITY_NOUNS) and (named := mention(chunk, token)):
             votes.setdefault(named.name, Counter())["LOCATION"] += 1
     types = {n: max(c, key=lambda k: (bool(k), c[k])) for n, c in votes.items()}
-    for i, named in found.items():  # "Koppal, Karnataka": a place's apposition is a place
+    for i, named in found.items():  # "Nagpur, Maharashtra": a place's apposition is a place
         head = found.get(chunk.doc[i].head.i)
         if chunk.doc[i].dep_ in ("appos", "conj") and head is not None and types.get(head.name) == "LOCATION" \
-                and _comma_only(chunk.doc[i]) and named.type in ("", "PERSON", "ORG") and votes[named.name][""] == 0:
+                and lex.comma_only(chunk.doc[i]) and named.type in ("", "PERSON", "ORG") and votes[named.name][""] == 0:
             types[named.name] = "LOCATION"
     for name, kind in list(types.items()):
         longer = {types[n] for n in types if n.startswith(name + " ") and types[n]}
@@ -265,7 +180,7 @@ def refer(chunk: _Chunk, token: Any) -> Mention | None:
     if token.tag_ in ("WDT", "WP") and token.head.dep_ == "relcl":
         return refer(chunk, token.head.head)  # "which", "that", "who" in a relative clause
     definite = any(c.lower_ in ("the", "that", "this") for c in token.children if c.dep_ == "det")
-    if definite and len(_span(token)) == 1 and (found := _description(chunk, token)) is not None:
+    if definite and len(lex.span(token)) == 1 and (found := _description(chunk, token)) is not None:
         return found  # "the foundry", "the Group"
     found = mention(chunk, token)
     if found is not None or token.pos_ not in ("NOUN", "PROPN"):
@@ -273,17 +188,17 @@ def refer(chunk: _Chunk, token: Any) -> Mention | None:
     for child in token.children:
         if child.dep_ == "appos" and (found := mention(chunk, child)) is not None and (
                 found.type != "LOCATION" or lex.describes(token.lemma_.lower()) == "LOCATION"):
-            return found  # "the managing director, Kavya Subramaniam"
+            return found  # "the managing director, Mira Kapoor"
     if token.lower_ in lex.ROLE_HEADS:
         return None  # "the managing director of X" is a person, not X
     if token.dep_ == "appos":
-        return refer(chunk, token.head)  # "the Orbit, the other model it builds"
+        return refer(chunk, token.head)  # "the Rivo, the other model it builds"
     twin = [c for c in token.head.children if c.dep_ == token.dep_ == "nsubj" and c.i < token.i]
     if twin:
         return refer(chunk, twin[0])  # the same apposition, parsed as a second subject
     for child in token.children:
         if child.dep_ == "poss":
-            return refer(chunk, child)  # "Duravance's drum castings", "its front brakes"
+            return refer(chunk, child)  # "Velora's drum castings", "its front brakes"
     of = [c for p in token.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children if c.dep_ == "pobj"]
     return refer(chunk, of[0]) if of else None  # "100 per cent of X", "the state of X"
 
@@ -294,7 +209,7 @@ def _pronoun(chunk: _Chunk, token: Any) -> Mention | None:
     if word == "whose":
         clause = next((a for a in token.ancestors if a.dep_ == "relcl"), None)
         return refer(chunk, clause.head) if clause is not None else None
-    outer = {a.i for a in token.ancestors}  # "the Orbit, the other model it builds": not the Orbit
+    outer = {a.i for a in token.ancestors}  # "the Rivo, the other model it builds": not the Rivo
     outer |= {c.i for a in token.ancestors if a.dep_ == "nsubj" for c in a.head.children if c.dep_ == "nsubj"}
     verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
     if verb is not None and token.dep_ not in ("nsubj", "nsubjpass", "poss"):  # "X holds shares in it": not X
@@ -337,14 +252,14 @@ def _description(chunk: _Chunk, token: Any) -> Mention | None:
 
 
 def _defined_terms(chunk: _Chunk) -> None:
-    """`X (the "Supplier")` defines a term; `X (CBS)` and "X, formerly known as Y" state aliases."""
+    """`X (the "Supplier")` defines a term; `X (VBL)` and "X, formerly known as Y" state aliases."""
     for token in chunk.doc:
         opened = token.i > 1 and "(" in (chunk.doc[token.i - 1].text, chunk.doc[token.i - 2].text,
                                          chunk.doc[max(token.i - 3, 0)].text)
         if token.dep_ == "appos" and opened and (holder := mention(chunk, token.head)) is not None:
             if token.text.isupper() and len(token.text) >= 2:
                 _entity(chunk, Mention(f"{holder.name} ({token.text})", holder.type, holder.head))
-            elif token.text[:1].isupper() and mention(chunk, token) is None or chunk.doc[token.i - 1].text in "\"“":
+            elif (token.text[:1].isupper() and mention(chunk, token) is None) or chunk.doc[token.i - 1].text in "\"“":
                 chunk.terms[token.lower_] = holder
         if _ALIAS.match(" ".join(t.lower_ for t in token.lefts if t.dep_ == "advmod") + " " + token.lower_):
             holder_token = token.head if token.dep_ == "acl" else next(
@@ -357,78 +272,17 @@ def _defined_terms(chunk: _Chunk) -> None:
 
 # --- clauses ----------------------------------------------------------------------------------------
 
-def _negated(verb: Any) -> bool:
-    """"does not supply", "no longer supplies", "never owned", "shares no owners", "plans to buy"."""
-    for child in verb.children:
-        if child.dep_ == "neg" or child.lower_ in ("never", "longer") or (
-                child.dep_ in ("dobj", "nsubj", "attr") and any(d.lower_ in ("no", "neither") for d in child.children)):
-            return True
-        if child.dep_ == "acomp" and child.lower_ in lex.NEGATORS:
-            return True
-    head = verb.head
-    return verb.dep_ in ("xcomp", "ccomp", "conj") and head is not verb and (
-        _negated(head) or head.lemma_ in lex.HEDGES and verb.dep_ == "xcomp")
-
-
-def _slots(verb: Any) -> dict[str, list[Any]]:
-    """Tokens filling the verb's logical subject, direct object and prepositional slots."""
-    slots: dict[str, list[Any]] = {}
-    add = lambda slot, token: slots.setdefault(slot, []).extend(_conjuncts(token))  # noqa: E731
-    for child in verb.children:
-        if child.dep_ in ("nsubj", "csubj") or (child.dep_ == "compound" and child.i < verb.i):
-            add("subj", child)  # a name tagged as the verb's compound is its subject ("X designs and …")
-        elif child.dep_ in ("nsubjpass", "dobj", "attr", "oprd"):
-            add("dobj", child)
-        elif child.dep_ == "agent":
-            for pobj in (c for c in child.children if c.dep_ == "pobj"):
-                add("subj", pobj)
-        elif child.dep_ in ("prep", "dative"):
-            _prep_slots(child, add)
-    for obj in list(slots.get("dobj", ())):  # "buys its castings from F": the object carries the source
-        for prep in (c for c in obj.children if c.dep_ == "prep" and c.lower_ not in slots and c.lower_ != "of"):
-            _prep_slots(prep, add)
-    relative = any(c.dep_ == "advmod" and c.lower_ in ("where", "when") for c in verb.children)
-    if verb.dep_ == "relcl" and not relative and not ({"subj", "dobj"} <= set(slots)):
-        add("dobj" if "subj" in slots else "subj", verb.head)  # "the other model it builds"
-    if "subj" not in slots and verb.dep_ in ("xcomp", "conj", "advcl", "acl") and verb.head is not verb:
-        owner = verb.head.head if verb.dep_ == "acl" else verb.head  # "renewed its contract to supply"
-        for child in owner.children:
-            if child.dep_ == "nsubj":
-                add("subj", child)
-            elif child.dep_ == "agent":
-                for pobj in (c for c in child.children if c.dep_ == "pobj"):
-                    add("subj", pobj)
-    if "dobj" not in slots:  # "cast, machine and deliver housings": the last conjunct's object
-        for conj in (c for c in verb.children if c.dep_ == "conj" and c.pos_ == "VERB"):
-            for child in (c for c in conj.children if c.dep_ == "dobj"):
-                add("dobj", child)
-    return slots
-
-
-def _prep_slots(prep: Any, add: Callable[[str, Any], None]) -> None:
-    for child in prep.children:
-        if child.dep_ == "pobj":
-            add("to" if prep.dep_ == "dative" else prep.lower_, child)
-        elif child.dep_ == "prep":  # "because of", "from 2016 until 2022"
-            _prep_slots(child, add)
-
-
-def _conjuncts(token: Any) -> list[Any]:
-    """The token and what it is coordinated with: "from Foundry F and Foundry H"."""
-    return [token] + [t for c in token.children if c.dep_ == "conj" for t in _conjuncts(c)]
-
-
-def _clause_facts(chunk: _Chunk, verb: Any, mapper: _PhraseMapper | None) -> None:
-    slots = _slots(verb)
+def _clause_facts(chunk: _Chunk, verb: Any, mapper: lex.PhraseMapper | None) -> None:
+    slots = lex.slots(verb)
     filled = {s: [m for m in (refer(chunk, t) for t in tokens) if m is not None] for s, tokens in slots.items()}
     if not any(filled.values()):
         return
     lemma = verb.lemma_.lower()
     rules = lex.VERB_RULES.get(lemma, ())
-    date, until = _dates(slots)
-    phrase, ended = _phrase(verb, slots), _no_longer(verb)
-    if until is None and (ended or _past_perfect(verb)):  # "had owned": over by the time last named
-        until = date if ended and date else _reference_date(verb)
+    date, until = lex.dates(slots)
+    phrase, ended = lex.phrase(verb, slots), lex.no_longer(verb)
+    if until is None and (ended or lex.past_perfect(verb)):  # "had owned": over by the time last named
+        until = date if ended and date else lex.reference_date(verb)
     matched = False
     objects = {m.type for m in filled.get("dobj", ())}
     for rule in (r for r in rules if not objects & r.unless_object):  # selling a company is no supply
@@ -443,22 +297,6 @@ def _clause_facts(chunk: _Chunk, verb: Any, mapper: _PhraseMapper | None) -> Non
         _unmapped(chunk, filled, phrase, mapper, date, until)
 
 
-def _no_longer(verb: Any) -> bool:
-    return any(c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children) for c in verb.children)
-
-
-def _past_perfect(verb: Any) -> bool:
-    return verb.tag_ == "VBN" and any(c.dep_ == "aux" and c.lower_ == "had" for c in verb.children)
-
-
-def _reference_date(verb: Any) -> str | None:
-    """The last date the text gave before this sentence: the time a past perfect or "no longer" is
-    measured from ("… closed on 1 July 2024. X had owned it since 2009")."""
-    dates = [e for e in verb.doc.ents if e.label_ == "DATE" and e.end <= verb.sent.start]
-    found = [day for e in dates if (day := iso_date(e.text, end=False)) and re.search(r"\d{4}", e.text)]
-    return found[-1] if found else None
-
-
 def _fits(rule: lex.Rule, source: Mention, target: Mention) -> bool:
     """The rule's type constraints; an untyped end passes only where a company may stand."""
     if rule.target_types and target.type not in rule.target_types and (target.type or "ORG" not in rule.target_types):
@@ -467,7 +305,7 @@ def _fits(rule: lex.Rule, source: Mention, target: Mention) -> bool:
     return source.type in allowed or (not source.type and "ORG" in allowed)
 
 
-def _unmapped(chunk: _Chunk, filled: dict[str, list[Mention]], phrase: str, mapper: _PhraseMapper | None,
+def _unmapped(chunk: _Chunk, filled: dict[str, list[Mention]], phrase: str, mapper: lex.PhraseMapper | None,
               date: str | None, until: str | None) -> None:
     """A verb the lexicon lacks, with a named direct object: the embedder's closest relation, else
     RELATED_TO with the phrase in the description."""
@@ -479,56 +317,22 @@ def _unmapped(chunk: _Chunk, filled: dict[str, list[Mention]], phrase: str, mapp
                 _relate(chunk, a, relation, b, phrase, date, until)
 
 
-def _phrase(verb: Any, slots: dict[str, list[Any]]) -> str:
-    """"buy casting from": the verb, a generic object's head and the first preposition."""
-    words = [verb.lemma_.lower()] + [t.lemma_.lower() for t in slots.get("dobj", ())[:1] if t.pos_ == "NOUN"]
-    return " ".join(words + [s for s in slots if s not in ("subj", "dobj")][:1])
-
-
-def _dates(slots: dict[str, list[Any]]) -> tuple[str | None, str | None]:
-    """"since March 2024" → ("2024-03-01", None); "from 2016 until December 2022" → both ends."""
-    date = until = None
-    for slot, tokens in slots.items():
-        for token in (t for t in tokens if t.ent_type_ == "DATE"):
-            text = " ".join(t.text for t in token.subtree if t.ent_type_ == "DATE")
-            if slot in _START and date is None:
-                date = iso_date(text, end=False)
-            elif slot in _END and until is None:
-                until = iso_date(text, end=True)
-    return date, until
-
-
-def iso_date(text: str, end: bool = False) -> str | None:
-    """"1 July 2024" → 2024-07-01; "March 2024" → 2024-03-01 (end: 2024-03-31); "2016" → 2016-01-01."""
-    found = _DATE.search(text)
-    if not found:
-        return None
-    day, month_name, year = found.groups()
-    month = _MONTHS.get((month_name or "").lower())
-    if month is None:
-        return f"{year}-12-31" if end else f"{year}-01-01"
-    if day is None:
-        last = (np.datetime64(f"{year}-{month:02d}") + 1).astype("datetime64[D]") - 1
-        return str(last) if end else f"{year}-{month:02d}-01"
-    return f"{year}-{month:02d}-{int(day):02d}"
-
-
 # --- nouns ------------------------------------------------------------------------------------------
 
 def _noun_facts(chunk: _Chunk, token: Any) -> None:
     """Facts a noun phrase states without a verb of its own."""
     here = mention(chunk, token)
-    if token.dep_ == "appos" or (token.dep_ == "conj" and _comma_only(token)):
+    if token.dep_ == "appos" or (token.dep_ == "conj" and lex.comma_only(token)):
         holder = refer(chunk, token.head)
         if here is not None and here.type == "PERSON" and token.head.lower_ in lex.ROLE_HEADS:
-            _describe(chunk, here, token.head, None)  # "its managing director, Alok Jaiswal"
+            _describe(chunk, here, token.head, None)  # "its managing director, Mira Kapoor"
         elif holder is not None and holder != here:
             _describe(chunk, holder, token, here)
-    elif token.dep_ == "attr" and token.head.lemma_ == "be" and not _negated(token.head):
+    elif token.dep_ == "attr" and token.head.lemma_ == "be" and not lex.negated(token.head):
         subject = next((c for c in token.head.children if c.dep_ == "nsubj"), None)
         holder = refer(chunk, subject) if subject is not None else None
         if holder is not None and mention(chunk, subject) is not None:
-            _describe(chunk, holder, token, here)  # "X is a Coimbatore company"
+            _describe(chunk, holder, token, here)  # "X is a Nagpur company"
         elif here is not None and subject is not None:
             _describe(chunk, here, subject, None)  # "Its largest customer is Y"
     if here is None:
@@ -537,20 +341,14 @@ def _noun_facts(chunk: _Chunk, token: Any) -> None:
     if here.type == "PERSON":
         _role_of(chunk, token, here)
     for prep in (c for c in token.children if c.dep_ == "prep" and c.lower_ in ("of", "in")):
-        if here.type == "ORG":  # "Anvayam Foundries Ltd of Rajkot"
+        if here.type == "ORG":  # "Tamsin Foundry Ltd of Surat"
             for place in _places(chunk, prep):
                 _relate(chunk, here, "LOCATED_IN", place, prep.lower_)
-    if here.type == "EVENT":  # "the Pithampur flood" happened in Pithampur
-        for word in _span(token)[:-1]:
-            if word.pos_ == "PROPN" and not _CODE.match(word.text) and (
-                    chunk.types.get(word.text) == "LOCATION" or _LABELS.get(word.ent_type_) == "LOCATION"):
+    if here.type == "EVENT":  # "the Nashik flood" happened in Nashik
+        for word in lex.span(token)[:-1]:
+            if word.pos_ == "PROPN" and not lex.CODE.match(word.text) and (
+                    chunk.types.get(word.text) == "LOCATION" or lex.LABELS.get(word.ent_type_) == "LOCATION"):
                 _relate(chunk, here, "LOCATED_IN", Mention(word.text, "LOCATION", word.i), "named after")
-
-
-def _comma_only(token: Any) -> bool:
-    """"Indore, Madhya Pradesh" parsed as a conjunct: a comma and no "and" between."""
-    between = token.doc[token.head.i + 1 : token.i]
-    return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between)
 
 
 def _describe(chunk: _Chunk, holder: Mention, noun: Any, named: Mention | None) -> None:
@@ -559,7 +357,7 @@ def _describe(chunk: _Chunk, holder: Mention, noun: Any, named: Mention | None) 
         return  # "a different business from Y"
     if named is not None:
         if named.type == "LOCATION" and holder.type in ("LOCATION", "ORG") and noun.dep_ != "attr":
-            _relate(chunk, holder, "LOCATED_IN", named, "")  # "Koppal, Karnataka"; "Dhruvex Trucks Ltd, Indore"
+            _relate(chunk, holder, "LOCATED_IN", named, "")  # "Nagpur, Maharashtra"; "Kelso Steel Ltd, Nagpur"
         return
     word = noun.lemma_.lower()
     owner = [m for c in noun.children if c.dep_ == "poss" and (m := refer(chunk, c))]
@@ -588,11 +386,11 @@ def _role_words(noun: Any) -> str:
 
 
 def _objects(chunk: _Chunk, prep: Any) -> list[Mention]:
-    return [m for t in prep.children if t.dep_ == "pobj" for c in _conjuncts(t) if (m := refer(chunk, c))]
+    return [m for t in prep.children if t.dep_ == "pobj" for c in lex.conjuncts(t) if (m := refer(chunk, c))]
 
 
 def _where(chunk: _Chunk, noun: Any) -> list[Mention]:
-    """Places a descriptive noun puts its holder in: "a Rajkot company", "a town in Y", "based in Y"."""
+    """Places a descriptive noun puts its holder in: "a Surat company", "a town in Y", "based in Y"."""
     found = [m for c in noun.children if c.dep_ in ("compound", "nmod") and (m := mention(chunk, c))
              and m.type == "LOCATION"]
     for child in noun.children:
@@ -605,14 +403,14 @@ def _where(chunk: _Chunk, noun: Any) -> list[Mention]:
 
 
 def _places(chunk: _Chunk, prep: Any) -> list[Mention]:
-    """The places after a preposition; in "in Indore, Madhya Pradesh" the second names the first's state."""
-    tokens = [t for p in prep.children if p.dep_ == "pobj" for t in _conjuncts(p)
-              if t is p or not (_comma_only(t) and lex.describes(t.head.lemma_.lower()) != "LOCATION")]
+    """The places after a preposition; in "in Nagpur, Maharashtra" the second names the first's state."""
+    tokens = [t for p in prep.children if p.dep_ == "pobj" for t in lex.conjuncts(p)
+              if t is p or not (lex.comma_only(t) and lex.describes(t.head.lemma_.lower()) != "LOCATION")]
     return [m for t in tokens if (m := refer(chunk, t)) is not None and m.type == "LOCATION"]
 
 
 def _facility(chunk: _Chunk, noun: Any) -> None:
-    """"its Chennai factory", "its works in Indore", "whose Pithampur press shop": the owner's site."""
+    """"its Nashik factory", "its works in Nagpur", "whose Nashik press shop": the owner's site."""
     if noun.lemma_.lower() not in lex.FACILITY_NOUNS and noun.lower_ not in lex.FACILITY_NOUNS:
         return
     owner = next((refer(chunk, c) for c in noun.children if c.dep_ == "poss"), None)
@@ -622,19 +420,15 @@ def _facility(chunk: _Chunk, noun: Any) -> None:
 
 
 def _role_of(chunk: _Chunk, token: Any, person: Mention) -> None:
-    """"Plant head Farhan Qureshi", "Chairman K. Natarajan": a title before the name, its firm nearby."""
+    """"Plant head Dev Rao", "Chairman A. Menon": a title before the name, its firm nearby."""
     words = [t for t in token.lefts if t.dep_ == "compound" for t in t.subtree]
     if any(w.lower_ in lex.ROLE_HEADS for w in words) and (org := _default_org(chunk, token)) is not None:
         _relate(chunk, person, "PART_OF", org, " ".join(w.lower_ for w in words if w.lower_ in lex.ROLE_WORDS))
 
 
 def _default_org(chunk: _Chunk, token: Any) -> Mention | None:
-    """The company a title refers to when it names none: the chunk's most frequent company subject."""
-    counts = Counter(m.name for m in chunk.subjects if m.type == "ORG")
-    if not counts:
-        return None
-    name = max(counts, key=lambda n: (counts[n], max(m.head for m in chunk.subjects if m.name == n)))
-    return next(m for m in chunk.subjects if m.name == name)
+    """The company a title refers to when it names none: the first company the chunk names (its topic)."""
+    return next((m for t in chunk.doc if t.dep_ != "compound" and (m := mention(chunk, t)) and m.type == "ORG"), None)
 
 
 # --- output -----------------------------------------------------------------------------------------
@@ -644,7 +438,7 @@ def _relate(chunk: _Chunk, source: Mention, relation: str, target: Mention, phra
     if source.name.casefold() == target.name.casefold():
         return
     key = (source.name, relation, target.name)
-    if key not in chunk.relations or (date or until) and not chunk.relations[key].date:
+    if key not in chunk.relations or ((date or until) and not chunk.relations[key].date):
         chunk.relations[key] = RawRelation(source.name, relation, target.name, phrase, source.type, target.type,
                                            date, until)
     _entity(chunk, source)
@@ -654,19 +448,3 @@ def _relate(chunk: _Chunk, source: Mention, relation: str, target: Mention, phra
 def _entity(chunk: _Chunk, found: Mention) -> None:
     chunk.entities.setdefault(found.name, RawEntity(found.name, found.type))
 
-
-class _PhraseMapper:
-    """An unmapped verb phrase → the relation whose prototype phrase is closest by embedding."""
-
-    def __init__(self, embedder: Any, threshold: float = SIMILARITY) -> None:
-        self.embedder, self.threshold = embedder, threshold
-        self.prototypes = embedder.embed([p for p, _, _ in lex.PROTOTYPES])
-        self.cache: dict[str, tuple[str, bool]] = {}
-
-    def map(self, phrase: str) -> tuple[str, bool]:
-        if phrase not in self.cache:
-            scores = self.prototypes @ self.embedder.embed([phrase])[0]
-            best = int(np.argmax(scores))
-            _, relation, forward = lex.PROTOTYPES[best]
-            self.cache[phrase] = (relation, forward) if scores[best] >= self.threshold else ("RELATED_TO", True)
-        return self.cache[phrase]
