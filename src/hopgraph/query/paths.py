@@ -42,10 +42,22 @@ def _word_prefix(a: str, b: str) -> bool:
     return bool(short) and long.startswith(short + " ")
 
 
+# "A depends on B" for each relation of the default vocabulary: a buyer on its supplier (SUPPLIES read in
+# reverse), a product on the parts it uses, a firm on the town of its plant, an owner on what it owns, an
+# organisation on its members, an effect on its cause, a person on whom they report to. RELATED_TO says
+# nothing about who depends on whom and is not walked.
+DEPENDS_ON = {"SUPPLIES": "reverse", "USES": "forward", "LOCATED_IN": "forward", "OWNS": "forward",
+              "PART_OF": "reverse", "CAUSED_BY": "forward", "REPORTS_TO": "forward"}
+PRESETS = {"depends-on": DEPENDS_ON}
+
+
 def parse_follow(spec: str | None) -> dict[str, str] | None:
-    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; None = all forward."""
+    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; 'depends-on' →
+    DEPENDS_ON; None = all forward."""
     if not spec:
         return None
+    if spec.strip().lower() in PRESETS:
+        return dict(PRESETS[spec.strip().lower()])
     follow = {}
     for part in spec.split(","):
         relation, _, way = part.strip().partition(":")

