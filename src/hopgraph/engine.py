@@ -26,7 +26,7 @@ from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
-from hopgraph.query.paths import answer_paths, find_paths
+from hopgraph.query.paths import Follow, answer_paths, find_paths
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -159,7 +159,7 @@ class HopGraph:
         return self.build_graph(use_embeddings=False)
 
     def paths(self, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
-              end_type: str | None = None, follow: dict[str, str] | None = None,
+              end_type: str | None = None, follow: Follow = None,
               as_of: str | None = None) -> list[GraphPath]:
         return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of)
 

@@ -43,7 +43,8 @@ def test_import_triples_of_a_missing_file_exits_2(store, workdir, monkeypatch, c
 
 
 def test_paths_json_prints_every_path_as_hops_with_their_chunk(imported):
-    paths = json.loads(invoke("paths", "--to", "Zephyra Motors", "--json", "--store", str(imported)))
+    paths = json.loads(invoke("paths", "--to", "Zephyra Motors", "--follow", "all", "--json", "--store",
+                              str(imported)))
     assert isinstance(paths, list) and paths
     for path in paths:
         for hop in path:
@@ -57,6 +58,8 @@ def test_paths_json_prints_every_path_as_hops_with_their_chunk(imported):
 
 def test_paths_json_obeys_hops_direction_follow_and_as_of(imported):
     def routes(*options: str) -> list[list[str]]:
+        if "--follow" not in options:
+            options = (*options, "--follow", "all")
         found = json.loads(invoke("paths", *options, "--json", "--store", str(imported)))
         return sorted([hop["source"] + ">" + hop["target"] for hop in path] for path in found)
 
@@ -69,8 +72,20 @@ def test_paths_json_obeys_hops_direction_follow_and_as_of(imported):
         ["Kallur Iron Works>Corvane Brake Systems"]]  # Anvaya supplies it only from 2021
 
 
+def test_paths_by_default_find_who_depends_on_a_town(imported):
+    # Anvaya's plant is in Hosur; Corvane buys from Anvaya; Zephyra from Corvane: all depend on Hosur.
+    paths = json.loads(invoke("paths", "--to", "Hosur", "--max-hops", "3", "--json", "--store", str(imported)))
+    chains = sorted(" / ".join(f"{h['source']} {h['relation']} {h['target']}" for h in path) for path in paths)
+    assert chains == [
+        "Anvaya Foundry LOCATED_IN Hosur",
+        "Anvaya Foundry SUPPLIES Corvane Brake Systems / Anvaya Foundry LOCATED_IN Hosur",
+        "Corvane Brake Systems SUPPLIES Zephyra Motors / Anvaya Foundry SUPPLIES Corvane Brake Systems / "
+        "Anvaya Foundry LOCATED_IN Hosur",
+    ]
+
+
 def test_paths_as_text_shows_the_chain_and_the_sentence_of_each_hop(imported):
-    out = invoke("paths", "--to", "Zephyra Motors", "--max-hops", "1", "--store", str(imported))
+    out = invoke("paths", "--to", "Zephyra Motors", "--max-hops", "1", "--follow", "all", "--store", str(imported))
     assert "1. Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in out
     assert '"Corvane Brake Systems supplies calipers to Zephyra Motors."' in out
     assert out.splitlines()[-1] == "1 path(s)"
@@ -105,7 +120,7 @@ def test_accepting_a_merge_rebuilds_the_graph_with_the_pair_merged(imported):
     assert out.splitlines()[0] == "graph rebuilt: 6 entities, 6 relations"
     assert pending(imported) == []
     paths = json.loads(invoke("paths", "--to", "Kallur Iron Works", "--direction", "out", "--max-hops", "1",
-                              "--json", "--store", str(imported)))
+                              "--follow", "all", "--json", "--store", str(imported)))
     assert sorted(path[0]["target"] for path in paths) == ["Anvaya Foundry", "Corvane Brake Systems"]
 
 

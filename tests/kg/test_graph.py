@@ -36,7 +36,7 @@ def test_parallel_statements_in_two_chunks_merge_into_one_relation_of_weight_two
                    chunk(20, supplies("Anvaya Foundry Pvt Ltd", "Corvane"))])
     relation = only_relation(graph)
     assert relation.weight == 2.0
-    assert relation.sources == [Source(10, 1, None), Source(20, 2, None)]
+    assert relation.sources == [Source(10, 1, None, extractor="test"), Source(20, 2, None, extractor="test")]
     assert graph.entities[relation.source].name.startswith("Anvaya Foundry")
     assert graph.entities[relation.target].name == "Corvane"
 

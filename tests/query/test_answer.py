@@ -234,7 +234,7 @@ def test_paths_mode_with_a_configured_llm_answers_from_its_cached_reply(tmp_path
     hg = facade(tmp_path, Settings(llm_url=f"http://127.0.0.1:{port}/v1", llm_model=MODEL))
     try:
         question = "Who depends on Zephyra Motors?"
-        paths = hg.paths("Zephyra Motors", "in", max_hops=3, max_paths=50)
+        paths = hg.paths("Zephyra Motors", "in", max_hops=3, max_paths=50, follow="all")  # as the mode walks
         texts = hg.chunk_texts({hop.chunk_id for path in paths for hop in path})
         key = cache_key(MODEL, answer_prompt.messages(question, [chain_text(p) for p in paths], texts),
                         "Answer", 800, 0.0)

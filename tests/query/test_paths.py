@@ -1,4 +1,6 @@
-"""Path queries over a hand-built knowledge graph: every route, limits, types, direction, follow, as-of."""
+"""Path queries over a hand-built knowledge graph: every route, limits, types, direction, follow, as-of.
+
+Most tests walk every relation forward (`follow="all"`); the default depends-on senses have their own."""
 
 from __future__ import annotations
 
@@ -38,52 +40,52 @@ TWO_ROUTES = graph_of(("A", "SUPPLIES", "X"), ("X", "SUPPLIES", "T"), ("A", "SUP
 
 
 def test_two_routes_through_different_intermediates_are_both_reported():
-    found = routes(find_paths(TWO_ROUTES, "T", max_hops=2))
+    found = routes(find_paths(TWO_ROUTES, "T", max_hops=2, follow="all"))
     assert sorted(found) == ["A>X>T", "A>Y>T", "X>T", "Y>T"]
     assert found.count("A>X>T") == 1 and found.count("A>Y>T") == 1
 
 
 def test_shorter_paths_come_first():
-    lengths = [len(path) for path in find_paths(TWO_ROUTES, "T", max_hops=2)]
+    lengths = [len(path) for path in find_paths(TWO_ROUTES, "T", max_hops=2, follow="all")]
     assert lengths == sorted(lengths) == [1, 1, 2, 2]
 
 
 def test_each_hop_is_the_stored_edge_with_the_chunk_and_document_that_state_it():
-    path = next(p for p in find_paths(TWO_ROUTES, "T") if routes([p]) == ["A>X>T"])
+    path = next(p for p in find_paths(TWO_ROUTES, "T", follow="all") if routes([p]) == ["A>X>T"])
     assert path == [Hop("A", "SUPPLIES", "X", 10, 1), Hop("X", "SUPPLIES", "T", 20, 2)]
     assert path[0].as_dict() == {"source": "A", "relation": "SUPPLIES", "target": "X", "chunk_id": 10, "doc_id": 1}
 
 
 def test_a_hop_cites_the_lowest_chunk_of_a_relation_stated_twice():
     graph = graph_of(("X", "SUPPLIES", "T", (70, 30)))
-    assert find_paths(graph, "T")[0][0].chunk_id == 30
+    assert find_paths(graph, "T", follow="all")[0][0].chunk_id == 30
 
 
 def test_max_hops_bounds_the_path_length():
-    assert sorted(routes(find_paths(TWO_ROUTES, "T", max_hops=1))) == ["X>T", "Y>T"]
+    assert sorted(routes(find_paths(TWO_ROUTES, "T", max_hops=1, follow="all"))) == ["X>T", "Y>T"]
 
 
 def test_max_paths_bounds_how_many_are_reported():
-    found = find_paths(TWO_ROUTES, "T", max_hops=2, max_paths=3)
+    found = find_paths(TWO_ROUTES, "T", max_hops=2, max_paths=3, follow="all")
     assert len(found) == 3
     assert sorted(routes(found)[:2]) == ["X>T", "Y>T"]
 
 
 def test_end_type_keeps_paths_whose_far_end_has_the_type_but_walks_through_others():
     graph = graph_of(("P", "PART_OF", "A"), ("A", "SUPPLIES", "X"), ("X", "SUPPLIES", "T"))
-    assert routes(find_paths(graph, "T", max_hops=3, end_type="person")) == ["P>A>X>T"]
-    assert routes(find_paths(graph, "T", max_hops=3, end_type="ORG")) == ["X>T", "A>X>T"]
+    assert routes(find_paths(graph, "T", max_hops=3, end_type="person", follow="all")) == ["P>A>X>T"]
+    assert routes(find_paths(graph, "T", max_hops=3, end_type="ORG", follow="all")) == ["X>T", "A>X>T"]
 
 
 def test_a_node_does_not_repeat_within_a_path():
     graph = graph_of(("A", "SUPPLIES", "X"), ("X", "SUPPLIES", "A"), ("X", "SUPPLIES", "T"))
-    assert sorted(routes(find_paths(graph, "T", max_hops=4))) == ["A>X>T", "X>T"]
+    assert sorted(routes(find_paths(graph, "T", max_hops=4, follow="all"))) == ["A>X>T", "X>T"]
 
 
 def test_direction_out_walks_away_from_the_entity():
-    found = find_paths(TWO_ROUTES, "A", direction="out", max_hops=2)
+    found = find_paths(TWO_ROUTES, "A", direction="out", max_hops=2, follow="all")
     assert sorted(routes(found)) == ["A>X", "A>X>T", "A>Y", "A>Y>T"]
-    assert find_paths(TWO_ROUTES, "A", direction="in") == []
+    assert find_paths(TWO_ROUTES, "A", direction="in", follow="all") == []
 
 
 def test_follow_limits_the_relations_walked():
@@ -111,14 +113,14 @@ def test_as_of_drops_relations_that_ended_before_or_began_after_the_date():
     graph = graph_of(("X", "SUPPLIES", "T", (10,), "2016-01-01", "2022-12-31"),
                      ("Y", "SUPPLIES", "T", (20,), "2025-01-01", None),
                      ("A", "SUPPLIES", "T", (30,), "2020", None))
-    assert sorted(routes(find_paths(graph, "T", as_of="2024-06-30"))) == ["A>T"]
-    assert sorted(routes(find_paths(graph, "T", as_of="2021-06-30"))) == ["A>T", "X>T"]
-    assert sorted(routes(find_paths(graph, "T"))) == ["A>T", "X>T", "Y>T"]
+    assert sorted(routes(find_paths(graph, "T", as_of="2024-06-30", follow="all"))) == ["A>T"]
+    assert sorted(routes(find_paths(graph, "T", as_of="2021-06-30", follow="all"))) == ["A>T", "X>T"]
+    assert sorted(routes(find_paths(graph, "T", follow="all"))) == ["A>T", "X>T", "Y>T"]
 
 
 def test_as_of_applies_to_every_hop_of_a_path():
     graph = graph_of(("A", "SUPPLIES", "X", (10,), None, "2020-12-31"), ("X", "SUPPLIES", "T"))
-    assert routes(find_paths(graph, "T", as_of="2024-01-01")) == ["X>T"]
+    assert routes(find_paths(graph, "T", as_of="2024-01-01", follow="all")) == ["X>T"]
 
 
 @pytest.mark.parametrize(("kwargs", "problem"), [
@@ -128,7 +130,7 @@ def test_as_of_applies_to_every_hop_of_a_path():
 ])
 def test_bad_query_options_are_input_errors(kwargs, problem):
     with pytest.raises(InputError, match=problem):
-        find_paths(TWO_ROUTES, "T", **kwargs)
+        find_paths(TWO_ROUTES, "T", **kwargs, follow="all")
 
 
 # --- finding the entity ------------------------------------------------------------------------------
@@ -183,3 +185,33 @@ def test_parse_follow_reads_relations_and_their_sense():
 def test_parse_follow_rejects_bad_items(spec):
     with pytest.raises(InputError, match="--follow item"):
         parse_follow(spec)
+
+
+# --- the default: who depends on what ---------------------------------------------------------------
+
+
+DEPENDENCE = graph_of(("X", "SUPPLIES", "A"), ("X", "LOCATED_IN", "T"), ("Y", "RELATED_TO", "T"),
+                      ("P", "PART_OF", "X"), ("A", "CO_OCCURS", "T"))
+
+
+def test_by_default_a_buyer_depends_on_its_supplier_and_a_firm_on_its_town():
+    # X's plant is in T (X depends on T); X supplies A (A depends on X): both depend on T.
+    found = find_paths(DEPENDENCE, "T", max_hops=3)
+    assert [[(h.source, h.relation, h.target) for h in path] for path in found] == [
+        [("X", "LOCATED_IN", "T")],
+        [("X", "SUPPLIES", "A"), ("X", "LOCATED_IN", "T")],
+    ]
+    assert parse_follow("depends-on") == "depends-on"
+    assert find_paths(DEPENDENCE, "T", max_hops=3, follow="depends-on") == found
+
+
+def test_related_to_and_co_occurrence_are_walked_only_when_asked_for():
+    walked = {h.relation for p in find_paths(DEPENDENCE, "T", follow="all") for h in p}
+    assert walked == {"LOCATED_IN", "PART_OF"}
+    asked = find_paths(DEPENDENCE, "T", max_hops=1, follow={"RELATED_TO": "forward", "CO_OCCURS": "forward"})
+    assert sorted(h.source for p in asked for h in p) == ["A", "Y"]
+
+
+def test_the_all_preset_walks_every_stated_relation_forward():
+    assert parse_follow("all") == "all"
+    assert sorted(routes(find_paths(DEPENDENCE, "T", max_hops=2, follow="all"))) == ["P>X>T", "X>T"]

@@ -76,8 +76,9 @@ def paths(to: Annotated[str, typer.Option("--to", help="The entity the paths lea
           end_type: Annotated[str | None, typer.Option("--end-type", help="Keep paths whose far end has this type.")]
           = None,
           follow: Annotated[str | None, typer.Option("--follow", help="Relations to walk, e.g. "
-                                                     "'SUPPLIES:reverse,USES,LOCATED_IN', or 'depends-on' "
-                                                     "(default: all, forward).")]
+                                                     "'SUPPLIES:reverse,USES,LOCATED_IN', or a preset: "
+                                                     "'depends-on' (the default: a buyer on its supplier, a "
+                                                     "firm on its plant's town), 'all' (every relation forward).")]
           = None,
           as_of: Annotated[str | None, typer.Option("--as-of", help="Only relations holding on this date.")] = None,
           store: StoreOpt = None, as_json: Annotated[bool, typer.Option("--json")] = False,

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 DEFAULT_ENTITY_TYPES = ("PERSON", "ORG", "PRODUCT", "LOCATION", "COMPONENT", "EVENT", "CONCEPT")
 DEFAULT_RELATIONS = ("SUPPLIES", "USES", "LOCATED_IN", "OWNS", "PART_OF", "REPORTS_TO", "CAUSED_BY",
                      "RELATED_TO")
+# Two entities named in one chunk (the no-LLM concept graph): a structural edge, not a stated fact.
+# Communities and lazy search weigh it; path queries do not walk it.
+CO_OCCURS = "CO_OCCURS"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ chunks stating it and which keeps every source chunk. Held in memory as arrays f
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from hopgraph.kg.resolution import Resolution
 from hopgraph.records.knowledge import ChunkFacts, Entity, KnowledgeGraph, Relation, Source
@@ -20,6 +21,17 @@ def _widen(relation: Relation) -> None:
     ends = [s.until for s in relation.sources]
     relation.valid_from = None if None in starts else min(starts)  # type: ignore[type-var]
     relation.valid_until = None if None in ends else max(ends)  # type: ignore[type-var]
+
+
+def _add_source(relation: Relation, source: Source) -> None:
+    """One source per chunk: when a second extractor states the relation in the same chunk, the
+    chunk's source names both (the LLM's facts and the parser's merge with their provenance)."""
+    for position, known in enumerate(relation.sources):
+        if known.chunk_id == source.chunk_id:
+            if source.extractor not in known.extractor.split("+"):
+                relation.sources[position] = replace(known, extractor=f"{known.extractor}+{source.extractor}")
+            return
+    relation.sources.append(source)
 
 
 def assemble(facts: Iterable[ChunkFacts], resolution: Resolution, chunk_docs: dict[int, int]) -> KnowledgeGraph:
@@ -44,7 +56,7 @@ def assemble(facts: Iterable[ChunkFacts], resolution: Resolution, chunk_docs: di
             if key not in merged:
                 merged[key] = Relation(len(merged) + 1, source, raw.relation, target, raw.description)
             relation = merged[key]
-            relation.sources.append(Source(chunk, chunk_docs.get(chunk, -1), raw.date, raw.until))
+            _add_source(relation, Source(chunk, chunk_docs.get(chunk, -1), raw.date, raw.until, chunk_facts.extractor))
             _widen(relation)
             graph.entities[source].chunks.add(chunk)
             graph.entities[target].chunks.add(chunk)

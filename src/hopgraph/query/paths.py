@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from hopgraph.errors import InputError
+from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.kg.resolution import normalise
 from hopgraph.llm import LLMClient
 from hopgraph.query.answer import Answer, ChunkTexts, chain_text, extractive_from_paths, llm_answer
@@ -44,31 +45,46 @@ def _word_prefix(a: str, b: str) -> bool:
 
 # "A depends on B" for each relation of the default vocabulary: a buyer on its supplier (SUPPLIES read in
 # reverse), a product on the parts it uses, a firm on the town of its plant, an owner on what it owns, an
-# organisation on its members, an effect on its cause, a person on whom they report to. RELATED_TO says
-# nothing about who depends on whom and is not walked.
+# organisation on its members, an effect on its cause, a person on whom they report to.
 DEPENDS_ON = {"SUPPLIES": "reverse", "USES": "forward", "LOCATED_IN": "forward", "OWNS": "forward",
               "PART_OF": "reverse", "CAUSED_BY": "forward", "REPORTS_TO": "forward"}
-PRESETS = {"depends-on": DEPENDS_ON}
+# Relations that say nothing about who depends on whom: walked only when --follow names them.
+UNDIRECTED = frozenset({"RELATED_TO", CO_OCCURS})
+PRESETS = ("depends-on", "all")
+Follow = dict[str, str] | str | None  # relation → "forward" | "reverse", a preset name, or None (depends-on)
 
 
-def parse_follow(spec: str | None) -> dict[str, str] | None:
-    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; 'depends-on' →
-    DEPENDS_ON; None = all forward."""
+def parse_follow(spec: str | None) -> Follow:
+    """'SUPPLIES:reverse,USES,LOCATED_IN' → {'SUPPLIES': 'reverse', 'USES': 'forward', …}; a preset
+    name ('depends-on', 'all') as it is; None or '' → None, the default (depends-on)."""
     if not spec:
         return None
     if spec.strip().lower() in PRESETS:
-        return dict(PRESETS[spec.strip().lower()])
+        return spec.strip().lower()
     follow = {}
     for part in spec.split(","):
         relation, _, way = part.strip().partition(":")
         way = way.strip().lower() or "forward"
         if way not in ("forward", "reverse") or not relation.strip():
-            raise InputError(f"--follow item {part!r}: use RELATION or RELATION:forward|reverse")
+            raise InputError(f"--follow item {part!r}: use RELATION or RELATION:forward|reverse, or one of "
+                             f"{', '.join(PRESETS)}")
         follow[relation.strip().upper()] = way
     return follow
 
 
-def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, str] | None) -> list[tuple[int, int]]:
+def resolve_follow(graph: KnowledgeGraph, follow: Follow) -> dict[str, str]:
+    """The senses to walk. Default ("depends-on"): DEPENDS_ON for the default vocabulary and every other
+    typed relation forward, whatever direction the vocabulary stores them in; "all": every relation
+    forward. Neither walks RELATED_TO or co-occurrence: those edges serve communities, not paths."""
+    if isinstance(follow, dict):
+        return follow
+    typed = {r.relation for r in graph.relations} - UNDIRECTED
+    if follow == "all":
+        return dict.fromkeys(typed, "forward")
+    return {relation: DEPENDS_ON.get(relation, "forward") for relation in typed}
+
+
+def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, str]) -> list[tuple[int, int]]:
     """(relation position, far entity) for each edge a walk may take from `node`.
 
     Walking "in" to a node takes the edges that point at it (u → node) for relations followed
@@ -82,27 +98,27 @@ def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, s
     for positions, way in ((pointing_in, "forward"), (pointing_out, "reverse")):
         for position in positions:
             relation = graph.relations[position]
-            if (follow is None and way == "forward") or (follow and follow.get(relation.relation) == way):
+            if follow.get(relation.relation) == way:
                 steps.append((position, relation.source if relation.target == node else relation.target))
     return sorted(steps, key=lambda step: -graph.relations[step[0]].weight)
 
 
 def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
-               end_type: str | None = None, follow: dict[str, str] | None = None,
-               as_of: str | None = None) -> list[Path]:
+               end_type: str | None = None, follow: Follow = None, as_of: str | None = None) -> list[Path]:
     """Paths that lead to `to` (direction "in") or away from it ("out"), shortest first.
 
     Each path is listed from its far end to `to` ("in") or from `to` outwards ("out"), every hop as
     the stored edge (source, relation, target) with the chunk that states it. `follow` chooses the
-    relations walked and their sense (default: all, forward); `as_of` keeps only relations that hold
-    on that date. With `end_type`, only paths whose far end has that type are reported; shorter paths
-    are still walked through.
+    relations walked and their sense (default "depends-on": see `resolve_follow`); `as_of` keeps only
+    relations that hold on that date. With `end_type`, only paths whose far end has that type are
+    reported; shorter paths are still walked through.
     """
     if direction not in ("in", "out"):
         raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
     if max_hops < 1 or max_paths < 1:
         raise InputError("max hops and max paths must be at least 1")
     start = find_entity(graph, to)
+    senses = resolve_follow(graph, follow)
     wanted = end_type.upper() if end_type else None
     found: list[Path] = []
     queue: deque[tuple[int, tuple[int, ...], frozenset[int]]] = deque([(start.id, (), frozenset({start.id}))])
@@ -110,7 +126,7 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
         node, edges, on_path = queue.popleft()
         if len(edges) >= max_hops:
             continue
-        for position, far in _steps(graph, node, direction, follow):
+        for position, far in _steps(graph, node, direction, senses):
             if far in on_path or not graph.relations[position].holds_on(as_of):
                 continue
             route = (*edges, position)
@@ -143,7 +159,10 @@ def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
         return Answer("No entity of the question is in the knowledge graph."), [], "no entity found"
     found: list[Path] = []
     for entity_id in entities:
-        found += find_paths(view.graph, view.graph.entities[entity_id].name, "in", max_hops=3, max_paths=50)
+        # Every stated relation forward: the question's wording says which of them it asks about, and
+        # the reader (LLM or person) picks; depends-on would drop "who supplies X?" answers.
+        found += find_paths(view.graph, view.graph.entities[entity_id].name, "in", max_hops=3, max_paths=50,
+                            follow="all")
     texts = chunk_texts({hop.chunk_id for path in found for hop in path})
     if client is not None and found:
         return llm_answer(client, question, [chain_text(p) for p in found], texts), found, ""

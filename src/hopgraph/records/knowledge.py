@@ -57,6 +57,7 @@ class Source:
     doc_id: int
     date: str | None = None
     until: str | None = None
+    extractor: str = ""  # who read it there ("llm:<model>", "parse-1", "triples:…"; "a+b" when several did)
 
     def holds_on(self, day: str) -> bool:
         return (self.date is None or self.date <= day) and (self.until is None or day <= self.until)

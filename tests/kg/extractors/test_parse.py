@@ -142,5 +142,5 @@ def test_out_of_vocabulary_relations_fall_back_to_related_to() -> None:
 
 
 def test_depends_on_preset() -> None:
-    assert parse_follow("depends-on") == DEPENDS_ON and DEPENDS_ON["SUPPLIES"] == "reverse"
+    assert parse_follow("depends-on") == "depends-on" and DEPENDS_ON["SUPPLIES"] == "reverse"
     assert "RELATED_TO" not in DEPENDS_ON

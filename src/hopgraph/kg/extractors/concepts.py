@@ -1,5 +1,5 @@
 """The no-LLM concept graph (the LazyGraphRAG construction): per chunk, its named entities and noun
-phrases as entities, and a RELATED_TO edge between every two that share the chunk. Parallel edges
+phrases as entities, and a CO_OCCURS edge between every two that share the chunk. Parallel edges
 merge in the knowledge graph, so an edge's weight is the number of chunks where both occur.
 """
 
@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
+from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.kg.resolution import normalise
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
 from hopgraph.text.nlp import LEAD, NOUN_CHUNK, Concept, concepts
 
-EXTRACTOR = "nlp-3"  # bump when concepts change: stored facts of an older version are redone
+EXTRACTOR = "nlp-4"  # bump when concepts change: stored facts of an older version are redone
 # spaCy labels → our entity types; numbers, dates and amounts are not concepts. A lead subject is
 # untyped, so that resolution joins it to the typed entity of the same name ("Adriana Trigiani", PERSON).
 LABEL_TYPES = {
@@ -101,7 +102,7 @@ def concept_facts(
                 chunk_id,
                 EXTRACTOR,
                 [RawEntity(name, type_) for name, type_ in kept],
-                [RawRelation(a, "RELATED_TO", b, "", ta, tb) for (a, ta), (b, tb) in combinations(kept, 2)],
+                [RawRelation(a, CO_OCCURS, b, "", ta, tb) for (a, ta), (b, tb) in combinations(kept, 2)],
             )
         )
     return facts

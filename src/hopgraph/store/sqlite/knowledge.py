@@ -99,9 +99,10 @@ class KnowledgeTables(Tables):
                 [(r.id, r.source, r.relation, r.target, r.description, r.valid_from, r.valid_until)
                  for r in graph.relations])
             self._db.executemany(
-                "INSERT OR IGNORE INTO relation_sources (relation_id, chunk_id, doc_id, date, until) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(r.id, s.chunk_id, s.doc_id, s.date, s.until) for r in graph.relations for s in r.sources])
+                "INSERT OR IGNORE INTO relation_sources (relation_id, chunk_id, doc_id, date, until, extractor) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(r.id, s.chunk_id, s.doc_id, s.date, s.until, s.extractor)
+                 for r in graph.relations for s in r.sources])
             self._db.executemany(
                 "INSERT OR IGNORE INTO merge_reviews (a, b, type, score) VALUES (?, ?, ?, ?)",
                 [(m.a, m.b, m.type, m.score) for m in reviews])
@@ -113,10 +114,10 @@ class KnowledgeTables(Tables):
             entities[entity_id].chunks.add(chunk_id)
         relations = {row[0]: Relation(*row[:5], valid_from=row[5], valid_until=row[6]) for row in self._db.execute(
             "SELECT id, source, relation, target, description, valid_from, valid_until FROM relations ORDER BY id")}
-        for relation_id, chunk_id, doc_id, date, until in self._db.execute(
-                "SELECT relation_id, chunk_id, doc_id, date, until FROM relation_sources "
+        for relation_id, chunk_id, doc_id, date, until, extractor in self._db.execute(
+                "SELECT relation_id, chunk_id, doc_id, date, until, extractor FROM relation_sources "
                 "ORDER BY relation_id, chunk_id"):
-            relations[relation_id].sources.append(Source(chunk_id, doc_id, date, until))
+            relations[relation_id].sources.append(Source(chunk_id, doc_id, date, until, extractor))
         return KnowledgeGraph(entities, list(relations.values()))
 
     def merge_reviews(self, status: str | None = "pending") -> list[MergeReview]:

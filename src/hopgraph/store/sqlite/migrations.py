@@ -45,9 +45,16 @@ def _statements(script: str) -> list[str]:
     return [s for s in statements if s]
 
 
-# (version reached, what it changes, the step). Append only: a released step never changes.
+def _source_extractors(db: sqlite3.Connection) -> None:
+    """Version 2: which extractor stated each relation in each chunk (provenance of merged facts)."""
+    db.execute("ALTER TABLE relation_sources ADD COLUMN extractor TEXT NOT NULL DEFAULT ''")
+
+
+# (version reached, what it changes, the step). Append only: a released step never changes, and
+# schema.sql stays version 1: a new store is created by running every step in order.
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "schema version and application id; the 0.3 tables", _baseline),
+    (2, "relation_sources.extractor", _source_extractors),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
