@@ -206,10 +206,14 @@ class HopGraph:
             if method.strip().lower() != AUTO:
                 parse_method(method)
         if mode == "auto":
-            return modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
-                              lambda chosen, route: self._search(question, chosen, top, None, route))
-        return self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
-                            if mode == "search" else "asked for", method, top)
+            asked = modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
+                               lambda chosen, route: self._search(question, chosen, top, None, route))
+        else:
+            asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
+                                 if mode == "search" else "asked for", method, top)
+        # Citations are chunk ids; a reader needs `report.pdf#p3`.
+        asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
+        return asked
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
                 top: int | None = None) -> modes.Asked:

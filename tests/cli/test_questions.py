@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 import hopgraph.cli.app
 import hopgraph.engine
-from hopgraph.cli.render import render_retrieval
+from hopgraph.cli.render import render_asked, render_retrieval
+from hopgraph.query.ask import Asked
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
 
@@ -116,6 +117,20 @@ def test_render_retrieval_shortens_long_texts_to_the_width():
     lines = render_retrieval(Retrieval("bm25", [hit]), width=40).splitlines()
     assert lines[0] == "1. Long  [bm25]  score 0.5000"
     assert len(lines[1].strip()) == 40 and lines[1].endswith("…")
+
+
+def test_a_hit_from_a_file_shows_where_to_find_it_and_a_record_does_not_repeat_its_title():
+    from_pdf = Hit(1, 1, "Casting review", "Kallur supplies pig iron.", 0.5, "bm25", source="report.pdf#p3")
+    from_record = Hit(2, 2, "Galt House", "A hotel.", 0.4, "bm25", source="Galt House#1")
+    lines = render_retrieval(Retrieval("bm25", [from_pdf, from_record])).splitlines()
+    assert lines[0] == "1. Casting review  (report.pdf#p3)  [bm25]  score 0.5000"
+    assert lines[2] == "2. Galt House  [bm25]  score 0.4000"
+
+
+def test_citations_name_the_file_and_page_when_known():
+    asked = Asked("q?", "paths", "asked for", answer="Kallur supplies Anvaya.", citations=[7, 9],
+                  answer_mode="extractive", sources={7: "report.pdf#p3"})
+    assert "Citations: report.pdf#p3 (chunk 7), chunk 9" in render_asked(asked)
 
 
 # --- bad input: exit status 2, one line on stderr, the store unchanged ----------------------------------

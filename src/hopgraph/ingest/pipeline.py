@@ -55,6 +55,14 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def content_hash_of(doc: Document, chunking: str) -> str:
+    """What decides a document's chunks: its text, the chunking, and for a PDF where pages start
+    (the same text could break into pages differently). Text-only documents keep the hash they
+    had before pages existed, so upgrading hopgraph re-chunks nothing."""
+    pages = f"\n{json.dumps(doc.pages)}" if doc.pages else ""
+    return sha(f"{chunking}{pages}\n{doc.text}")
+
+
 def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> list[Document]:
     """Step 1: every document in the given files and folders."""
     files = expand_paths(paths)
@@ -75,10 +83,14 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
     active = store.active_documents()
     chunking = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
     for doc in docs:
-        content_hash = sha(f"{chunking}\n{doc.text}")
+        content_hash = content_hash_of(doc, chunking)
         known = active.get((doc.source, doc.title))
         if known and known.content_hash == content_hash:
-            report.unchanged += 1
+            if known.title_source != doc.title_source:
+                change.retitled.append((known.id, doc.title_source))
+                report.updated += 1
+            else:
+                report.unchanged += 1
             continue
         chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
         change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
