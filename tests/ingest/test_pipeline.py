@@ -149,10 +149,10 @@ def test_record_removed_from_a_file_is_withdrawn_on_the_next_read(tmp_path: Path
     path.parent.mkdir()
     records = [{"title": d.title, "text": d.text} for d in TINY_CORPUS]
     path.write_text(json.dumps(records), encoding="utf-8")
-    index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+    index_documents(store, embedder, read_paths([tmp_path / "docs"]).documents, Settings())
     path.write_text(json.dumps(records[1:]), encoding="utf-8")
 
-    report = index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+    report = index_documents(store, embedder, read_paths([tmp_path / "docs"]).documents, Settings())
 
     assert report.withdrawn == 1
     assert {title for _, title in store.active_documents()} == {r["title"] for r in records[1:]}

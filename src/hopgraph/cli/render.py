@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hopgraph.query.ask import Asked
+from hopgraph.records.documents import Skip
 from hopgraph.records.retrieval import Hit, Retrieval
 
 
@@ -25,6 +28,11 @@ def _where(hit: Hit) -> str:
 
 def _cited(chunk_id: int, sources: dict[int, str]) -> str:
     return f"{sources[chunk_id]} (chunk {chunk_id})" if chunk_id in sources else f"chunk {chunk_id}"
+
+
+def render_skips(skipped: Sequence[Skip]) -> list[str]:
+    """One line per file an index run could not read: the file, then why."""
+    return [f"hopgraph: skipped {skip.path}: {skip.reason}" for skip in skipped]
 
 
 def render_asked(asked: Asked) -> str:
