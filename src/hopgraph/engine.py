@@ -28,7 +28,7 @@ from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
 from hopgraph.query.paths import Follow, answer_paths, find_paths
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
-from hopgraph.records.documents import Document
+from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
 from hopgraph.records.names import GazetteerEntry
@@ -112,17 +112,18 @@ class HopGraph:
 
     def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None) -> IndexReport:
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
-        docs = read_paths(paths, self.quiet)
+        read = read_paths(paths, self.quiet)  # unreadable files are skipped; all of them: an InputError
         if gazetteer:
             kg_build.save_gazetteer(self.store, gazetteer)
-        return self.index_documents(docs, gazetteer)
+        return self.index_documents(read.documents, gazetteer, skipped=read.skipped)
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
-                        replace_sources: bool = True, names_from: str = "titles") -> IndexReport:
+                        replace_sources: bool = True, names_from: str = "titles",
+                        skipped: Sequence[Skip] = ()) -> IndexReport:
         # The gazetteer given once with `index --names` stays in force for every later run.
         gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, names_from)
+                                 replace_sources, names_from, skipped)
         if report.changed or report.links or report.names:
             self._search_index = None
         # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
@@ -206,10 +207,14 @@ class HopGraph:
             if method.strip().lower() != AUTO:
                 parse_method(method)
         if mode == "auto":
-            return modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
-                              lambda chosen, route: self._search(question, chosen, top, None, route))
-        return self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
-                            if mode == "search" else "asked for", method, top)
+            asked = modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
+                               lambda chosen, route: self._search(question, chosen, top, None, route))
+        else:
+            asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
+                                 if mode == "search" else "asked for", method, top)
+        # Citations are chunk ids; a reader needs `report.pdf#p3`.
+        asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
+        return asked
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
                 top: int | None = None) -> modes.Asked:

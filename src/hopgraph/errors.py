@@ -7,3 +7,12 @@ class HopgraphError(Exception):
 
 class InputError(HopgraphError):
     """A file, question or option that hopgraph cannot use."""
+
+
+class UnreadableFile(InputError):
+    """One input file that cannot be read: an index run skips it, naming the file and the reason."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason

@@ -87,19 +87,38 @@ def test_a_real_sigint_exits_130(workdir):
 
 # --- files that cannot be read ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("errno", "strerror"), [(13, "Permission denied"), (5, "Input/output error")])
-def test_an_unreadable_input_file_is_one_line_naming_it(workdir, monkeypatch, capsys, errno, strerror):
+def cannot_read(monkeypatch, *targets: Path, errno: int = 13, strerror: str = "Permission denied") -> None:
     real = Path.read_bytes
-    target = workdir / "docs" / "02_supply_agreement.md"
 
     def read_bytes(self: Path) -> bytes:
-        if self == target:
+        if self in targets:
             raise OSError(errno, strerror, str(self))
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+
+@pytest.mark.parametrize(("errno", "strerror"), [(13, "Permission denied"), (5, "Input/output error")])
+def test_an_unreadable_file_in_a_folder_is_skipped_with_one_line_and_the_rest_indexed(workdir, monkeypatch, capsys,
+                                                                                      errno, strerror):
+    target = workdir / "docs" / "02_supply_agreement.md"
+    cannot_read(monkeypatch, target, errno=errno, strerror=strerror)
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "argv", ["hopgraph", "index", str(workdir / "docs"), "--store", str(workdir / "s.db"),
+                                      "--quiet"])
+    hopgraph.cli.app.main()
+    out, err = capsys.readouterr()
+    assert err == f"hopgraph: skipped {target}: cannot read the file ({strerror})\n"
+    assert "2 documents read, 1 file skipped — 2 added" in out
+
+
+def test_a_folder_of_unreadable_files_is_one_line_and_no_store_content(workdir, monkeypatch, capsys):
+    cannot_read(monkeypatch, *(workdir / "docs").iterdir())
     err = fails(monkeypatch, capsys, "index", str(workdir / "docs"), "--store", str(workdir / "s.db"))
-    assert "02_supply_agreement.md" in err and strerror in err
+    assert "nothing to index: all 3 files were skipped — " in err and err.count("Permission denied") == 3
+    with sqlite3.connect(workdir / "s.db") as db:  # opened for writing, but nothing was written
+        assert db.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
 
 
 # --- the store: locked, foreign, mistyped -------------------------------------------------------------

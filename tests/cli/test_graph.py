@@ -160,7 +160,8 @@ def test_ask_mode_paths_answers_with_chains_and_citations(imported):
     out = invoke("ask", "Who depends on Zephyra Motors?", "--mode", "paths", "--store", str(imported))
     assert "Answer (extractive):" in out
     assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in out
-    assert re.search(r"^Citations: chunk \d+, chunk \d+$", out, re.MULTILINE)
+    # each citation names the file and chunk a reader can open, then the chunk id
+    assert re.search(r"^Citations: 0[23]_\w+\.md#1 \(chunk \d+\), 0[23]_\w+\.md#1 \(chunk \d+\)$", out, re.MULTILINE)
 
 
 def test_ask_mode_local_json_has_the_answer_and_the_graph_hits(imported):

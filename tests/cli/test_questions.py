@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 import hopgraph.cli.app
 import hopgraph.engine
-from hopgraph.cli.render import render_retrieval
+from hopgraph.cli.render import render_asked, render_retrieval
+from hopgraph.query.ask import Asked
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
 
@@ -75,7 +76,7 @@ def test_index_summary_counts_the_added_documents(workdir: Path):
     corpus.write_text(json.dumps([{"title": "Alpha", "text": "Alpha mentions Beta."},
                                   {"title": "Beta", "text": "Beta is a letter."}]), encoding="utf-8")
     result = invoke("index", str(corpus), "--store", str(workdir / "two.db"), "--quiet")
-    assert "2 documents read — 2 added" in result.stdout
+    assert "2 documents read, 0 files skipped — 2 added" in result.stdout
     assert "1 links" in result.stdout
 
 
@@ -118,6 +119,20 @@ def test_render_retrieval_shortens_long_texts_to_the_width():
     assert len(lines[1].strip()) == 40 and lines[1].endswith("…")
 
 
+def test_a_hit_from_a_file_shows_where_to_find_it_and_a_record_does_not_repeat_its_title():
+    from_pdf = Hit(1, 1, "Casting review", "Kallur supplies pig iron.", 0.5, "bm25", source="report.pdf#p3")
+    from_record = Hit(2, 2, "Galt House", "A hotel.", 0.4, "bm25", source="Galt House#1")
+    lines = render_retrieval(Retrieval("bm25", [from_pdf, from_record])).splitlines()
+    assert lines[0] == "1. Casting review  (report.pdf#p3)  [bm25]  score 0.5000"
+    assert lines[2] == "2. Galt House  [bm25]  score 0.4000"
+
+
+def test_citations_name_the_file_and_page_when_known():
+    asked = Asked("q?", "paths", "asked for", answer="Kallur supplies Anvaya.", citations=[7, 9],
+                  answer_mode="extractive", sources={7: "report.pdf#p3"})
+    assert "Citations: report.pdf#p3 (chunk 7), chunk 9" in render_asked(asked)
+
+
 # --- bad input: exit status 2, one line on stderr, the store unchanged ----------------------------------
 
 
@@ -131,15 +146,15 @@ def bad_inputs(folder: Path) -> dict[str, tuple[list[str], str]]:
         "empty file": (["index", str(folder / "empty.txt")], "empty.txt: file is empty"),
         "binary file": (["index", str(folder / "binary.txt")], "binary.txt: looks like a binary file"),
         "malformed JSON": (["index", str(folder / "malformed.json")], "malformed.json: malformed JSON at line 1"),
-        "good file then bad file": (["index", str(folder / "fresh.json"), str(folder / "malformed.json")],
-                                    "malformed.json: malformed JSON"),
+        "two bad files": (["index", str(folder / "empty.txt"), str(folder / "malformed.json")],
+                          "nothing to index: all 2 files were skipped — "),
         "100 KB question": (["ask", "why? " * 20_000], "the question is 99,999 characters long"),
         "unknown method": (["ask", QUESTION, "--method", "foo"], "unknown method 'foo'"),
     }
 
 
 @pytest.mark.parametrize("case", ["missing path", "empty file", "binary file", "malformed JSON",
-                                  "good file then bad file", "100 KB question", "unknown method"])
+                                  "two bad files", "100 KB question", "unknown method"])
 def test_bad_input_exits_2_with_one_error_line_and_leaves_the_store_unchanged(store, workdir, monkeypatch,
                                                                                capsys, case):
     args, problem = bad_inputs(workdir)[case]
@@ -155,6 +170,29 @@ def test_bad_input_exits_2_with_one_error_line_and_leaves_the_store_unchanged(st
     assert err.startswith("hopgraph: error: ")
     assert problem in err
     assert snapshot(store) == before
+
+
+def test_a_bad_file_beside_a_good_one_is_skipped_with_its_reason_and_the_good_one_indexed(store, workdir):
+    """Before skips existed this was exit 2 with nothing written; now the good file is indexed."""
+    bad_inputs(workdir)
+    result = CliRunner().invoke(hopgraph.cli.app.app, ["index", str(workdir / "fresh.json"),
+                                                       str(workdir / "malformed.json"), "--store", str(store), "-q"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [f"hopgraph: skipped {workdir / 'malformed.json'}: malformed JSON at "
+                                          f"line 1 column 28: Expecting value"]
+    assert "1 documents read, 1 file skipped — 1 added" in result.stdout
+    assert ("Fresh",) in [row[2:3] for row in snapshot(store)[1]]
+
+
+def test_every_file_skipped_names_both_reasons_in_one_line(store, workdir, monkeypatch, capsys):
+    bad_inputs(workdir)
+    monkeypatch.setattr(sys, "argv", ["hopgraph", "index", str(workdir / "empty.txt"), str(workdir / "binary.txt"),
+                                      "--store", str(store), "-q"])
+    with pytest.raises(SystemExit) as exit_:
+        hopgraph.cli.app.main()
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and len(err.splitlines()) == 1
+    assert "empty.txt: file is empty; " in err and "binary.txt: looks like a binary file" in err
 
 
 def test_ask_on_a_store_with_no_documents_exits_2_and_says_to_index_first(workdir, monkeypatch, capsys):

@@ -16,6 +16,7 @@ import hopgraph.ingest.pipeline
 from hopgraph.config import Settings
 from hopgraph.ingest.chunking import chunk_document
 from hopgraph.ingest.pipeline import index_documents, read_paths, sha
+from hopgraph.ingest.readers import read_documents
 from hopgraph.records.documents import Document
 from hopgraph.store import SQLiteStore
 
@@ -148,10 +149,10 @@ def test_record_removed_from_a_file_is_withdrawn_on_the_next_read(tmp_path: Path
     path.parent.mkdir()
     records = [{"title": d.title, "text": d.text} for d in TINY_CORPUS]
     path.write_text(json.dumps(records), encoding="utf-8")
-    index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+    index_documents(store, embedder, read_paths([tmp_path / "docs"]).documents, Settings())
     path.write_text(json.dumps(records[1:]), encoding="utf-8")
 
-    report = index_documents(store, embedder, read_paths([tmp_path / "docs"]), Settings())
+    report = index_documents(store, embedder, read_paths([tmp_path / "docs"]).documents, Settings())
 
     assert report.withdrawn == 1
     assert {title for _, title in store.active_documents()} == {r["title"] for r in records[1:]}
@@ -230,3 +231,53 @@ def test_run_record_holds_the_counts_of_the_run(store: SQLiteStore, db_path: Pat
         stats = json.loads(db.execute("SELECT stats FROM runs").fetchone()[0])
     assert (stats["added"], stats["chunks_written"], stats["links"]) == (report.added, report.chunks_written,
                                                                          report.links)
+
+
+def test_a_text_document_keeps_the_content_hash_it_had_before_pages_existed(store: SQLiteStore,
+                                                                            embedder: BagOfWordsEmbedder) -> None:
+    """Upgrading hopgraph must not re-chunk (and drop the facts of) every stored document."""
+    settings = Settings()
+    index_documents(store, embedder, TINY_CORPUS[:1], settings)
+    doc = TINY_CORPUS[0]
+    stored = store.active_documents()[(doc.source, doc.title)]
+    assert stored.content_hash == sha(f"{settings.chunk_tokens}/{settings.chunk_overlap}\n{doc.text}")
+
+
+def test_a_pdf_is_indexed_with_its_pages_and_found_by_page(tmp_path: Path) -> None:
+    from make_documents import FORMATS
+
+    from hopgraph.engine import HopGraph
+
+    settings = replace(Settings(), chunk_tokens=24, chunk_overlap=4)
+    with HopGraph(str(tmp_path / "pdf.db"), settings, embedder=BagOfWordsEmbedder()) as hg:
+        report = hg.index([FORMATS / "quarterly_report.pdf"])
+        assert report.added == 1 and report.chunks_written > 3
+        table = hg.store.chunk_table()
+        assert set(table.pages) == {1, 2, 3} and table.pages == sorted(table.pages)
+        hits = hg.search("Kallur Pig Iron Works pig iron source", method="bm25", top=3).hits
+        doc = read_documents(FORMATS / "quarterly_report.pdf")[0]
+        pages = [doc.page_at(doc.text.index(hit.text)) for hit in hits]  # the page each hit starts on
+        assert [hit.source for hit in hits] == [f"quarterly_report.pdf#p{page}" for page in pages]
+        assert 3 in pages and "Kallur" in hits[0].text
+        again = hg.index([FORMATS / "quarterly_report.pdf"])
+        assert again.unchanged == 1 and again.updated == 0
+
+
+def test_pages_are_part_of_what_decides_a_pdfs_chunks(store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    text = "First part of the text.\n\nSecond part of the text."
+    one_page = Document("Report", text, "/r.pdf", "metadata", ((0, 1), (25, 1)))
+    two_pages = Document("Report", text, "/r.pdf", "metadata", ((0, 1), (25, 2)))
+    index_documents(store, embedder, [one_page], Settings())
+    report = index_documents(store, embedder, [two_pages], Settings())
+    assert report.updated == 1 and report.embedded == 0  # re-chunked for the pages, no text embedded again
+
+
+def test_a_title_that_now_comes_from_elsewhere_is_relabelled_without_rechunking(
+        store: SQLiteStore, embedder: BagOfWordsEmbedder) -> None:
+    as_file = Document("ravik", "Ravik Foundry runs a plant in Dharwad.", "/notes/ravik.md", "file")
+    index_documents(store, embedder, [as_file], Settings())
+    chunk_ids = store.chunk_table().ids.tolist()
+    report = index_documents(store, embedder, [replace(as_file, title_source="heading")], Settings())
+    assert (report.updated, report.unchanged, report.chunks_written) == (1, 0, 0)
+    table = store.chunk_table()
+    assert table.ids.tolist() == chunk_ids and set(table.title_sources.values()) == {"heading"}

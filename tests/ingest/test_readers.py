@@ -31,20 +31,20 @@ def only_document(path: Path) -> Document:
 
 def test_txt_title_comes_from_a_leading_hash_heading(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "notes.txt", "# Big Stone Gap\n\nA film by Adriana Trigiani.\n"))
-    assert doc.title == "Big Stone Gap"
+    assert (doc.title, doc.title_source) == ("Big Stone Gap", "heading")
     assert "A film by Adriana Trigiani." in doc.text
     assert doc.source == str(tmp_path / "notes.txt")
 
 
 def test_txt_without_heading_is_titled_by_the_file_stem(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "greenwich_village.txt", "A neighborhood in Manhattan.\n"))
-    assert doc.title == "greenwich_village"
+    assert (doc.title, doc.title_source) == ("greenwich_village", "file")
     assert doc.text == "A neighborhood in Manhattan."
 
 
 def test_markdown_subheading_is_not_a_title(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "page.md", "## Section\nBody text here.\n"))
-    assert doc.title == "page"
+    assert (doc.title, doc.title_source) == ("page", "file")
 
 
 def test_markdown_file_is_read_with_its_heading_title(tmp_path: Path) -> None:
@@ -60,7 +60,7 @@ def test_utf8_byte_order_mark_does_not_reach_the_title(tmp_path: Path) -> None:
 
 def test_empty_hash_heading_falls_back_to_the_file_stem(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "untitled.txt", "# \nSome body text.\n"))
-    assert doc.title == "untitled"
+    assert (doc.title, doc.title_source) == ("untitled", "file")
 
 
 # --- HTML --------------------------------------------------------------------------------------
@@ -71,15 +71,20 @@ def test_html_title_tag_is_the_title_and_script_and_style_are_dropped(tmp_path: 
             "<body><h1>Gap</h1><p>An American clothing retailer.</p><script>alert('popup')</script>"
             "<noscript>enable javascript</noscript></body></html>")
     doc = only_document(write(tmp_path / "gap.html", html))
-    assert doc.title == "Gap Inc."
+    assert (doc.title, doc.title_source) == ("Gap Inc.", "html")
     assert "An American clothing retailer." in doc.text
     for hidden in ("secret-style", "secretScript", "popup", "enable javascript"):
         assert hidden not in doc.text
 
 
+def test_html_with_an_empty_title_tag_is_titled_by_the_file_stem(tmp_path: Path) -> None:
+    doc = only_document(write(tmp_path / "shop.html", "<html><head><title> </title></head><body>Hats.</body></html>"))
+    assert (doc.title, doc.title_source) == ("shop", "file")
+
+
 def test_html_without_title_tag_is_titled_by_the_file_stem(tmp_path: Path) -> None:
     doc = only_document(write(tmp_path / "retailer.htm", "<html><body><p>Clothes.</p></body></html>"))
-    assert doc.title == "retailer"
+    assert (doc.title, doc.title_source) == ("retailer", "file")
     assert doc.text == "Clothes."
 
 
@@ -90,6 +95,7 @@ def test_json_list_of_title_text_objects_gives_one_document_each(tmp_path: Path)
                {"title": "Greenwich Village", "text": "A neighborhood."}]
     docs = read_documents(write(tmp_path / "docs.json", json.dumps(records)))
     assert [(d.title, d.text) for d in docs] == [(r["title"], r["text"]) for r in records]
+    assert {d.title_source for d in docs} == {"record"}
 
 
 def test_hotpotqa_records_give_one_document_per_context_title_first_text_wins(tmp_path: Path) -> None:
@@ -107,6 +113,7 @@ def test_hotpotqa_records_give_one_document_per_context_title_first_text_wins(tm
     assert "Big Stone Gap is a film." in by_title["Big Stone Gap (film)"]
     assert "It was directed by Adriana Trigiani." in by_title["Big Stone Gap (film)"]
     assert by_title["Adriana Trigiani"] == "Adriana Trigiani is an author."
+    assert {d.title_source for d in docs} == {"record"}
 
 
 def test_jsonl_reads_one_record_per_line_and_skips_blank_lines(tmp_path: Path) -> None:

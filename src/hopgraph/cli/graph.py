@@ -104,12 +104,16 @@ def estimate(paths_: Annotated[list[str], typer.Argument(metavar="PATH...", help
              price_out: Annotated[float | None, typer.Option("--price-out", help="Price per 1M output tokens.")] = None,
              quiet: QuietOpt = False) -> None:
     """What LLM extraction of these files would cost, before anything is spent."""
+    from hopgraph.cli.render import render_skips
     from hopgraph.ingest.pipeline import read_paths
     from hopgraph.kg.estimate import estimate as run_estimate
 
     settings = load_settings()
     rounds = settings.gleanings if gleanings is None else gleanings
-    result = run_estimate(read_paths(paths_, quiet), settings, rounds, out_tokens)
+    read = read_paths(paths_, quiet)
+    for line in render_skips(read.skipped):
+        typer.echo(line, err=True)
+    result = run_estimate(read.documents, settings, rounds, out_tokens)
     typer.echo(f"{result.documents} documents, {result.chunks} chunks → {result.calls} LLM calls "
                f"({1 + rounds} per chunk); ≈ {result.tokens_in:,} input tokens, ≈ {result.tokens_out:,} output "
                f"tokens (assuming {out_tokens} per call)")

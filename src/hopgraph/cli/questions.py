@@ -10,18 +10,23 @@ from typing import Annotated
 import typer
 
 from hopgraph.cli.options import QuietOpt, StoreOpt, TopOpt, open_hopgraph
-from hopgraph.cli.render import render_asked
+from hopgraph.cli.render import render_asked, render_skips
 from hopgraph.config import load_settings
 
 
-def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl).")],
+def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl "
+                                                         ".pdf .docx).")],
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
           quiet: QuietOpt = False) -> None:
-    """Add or refresh documents; unchanged content does no work."""
+    """Add or refresh documents; unchanged content does no work. A file that cannot be read is
+    skipped with a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
     with open_hopgraph(store, quiet, create=True) as hg:
         report = hg.index(paths, names)
-        typer.echo(f"{hg.store.location}: {report.documents} documents read — {report.added} added, "
+        for line in render_skips(report.skipped):
+            typer.echo(line, err=True)
+        skipped = f"{len(report.skipped)} file{'' if len(report.skipped) == 1 else 's'} skipped"
+        typer.echo(f"{hg.store.location}: {report.documents} documents read, {skipped} — {report.added} added, "
                    f"{report.updated} updated, {report.unchanged} unchanged, {report.withdrawn} withdrawn; "
                    f"{report.embedded} chunks embedded; {report.names} names "
                    f"({report.names_filtered} filtered), {report.links} links "

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hopgraph.query.ask import Asked
-from hopgraph.records.retrieval import Retrieval
+from hopgraph.records.documents import Skip
+from hopgraph.records.retrieval import Hit, Retrieval
 
 
 def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
@@ -11,10 +14,25 @@ def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
     for rank, hit in enumerate(retrieval.hits, start=1):
         snippet = " ".join(hit.text.split())
         snippet = snippet if len(snippet) <= width else snippet[: width - 1] + "…"
-        lines += [f"{rank}. {hit.title}  [{hit.describe_path()}]  score {hit.score:.4f}", f"   {snippet}"]
+        lines += [f"{rank}. {hit.title}{_where(hit)}  [{hit.describe_path()}]  score {hit.score:.4f}",
+                  f"   {snippet}"]
     trace = ", ".join(f"{s.stage} {s.ms:.1f}" for s in retrieval.trace)
     lines.append(f"{retrieval.method}: {len(retrieval.hits)} hits in {retrieval.ms:.1f} ms ({trace} ms)")
     return "\n".join(lines)
+
+
+def _where(hit: Hit) -> str:
+    """` (report.pdf#p3)` for a chunk of a file; nothing for a record, whose title already says it."""
+    return f"  ({hit.source})" if hit.source and not hit.source.startswith(f"{hit.title}#") else ""
+
+
+def _cited(chunk_id: int, sources: dict[int, str]) -> str:
+    return f"{sources[chunk_id]} (chunk {chunk_id})" if chunk_id in sources else f"chunk {chunk_id}"
+
+
+def render_skips(skipped: Sequence[Skip]) -> list[str]:
+    """One line per file an index run could not read: the file, then why."""
+    return [f"hopgraph: skipped {skip.path}: {skip.reason}" for skip in skipped]
 
 
 def render_asked(asked: Asked) -> str:
@@ -25,7 +43,7 @@ def render_asked(asked: Asked) -> str:
         lines.append(f"note: {asked.note}")
     if asked.answer:
         lines.append(f"\nAnswer ({asked.answer_mode}):\n{asked.answer}")
-        lines.append(f"Citations: {', '.join(f'chunk {c}' for c in asked.citations) or 'none'}")
+        lines.append(f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}")
     if asked.used:
         lines.append("used: " + ", ".join(f"{k} {v}" for k, v in asked.used.items() if not isinstance(v, list | dict)))
     return "\n".join(lines)

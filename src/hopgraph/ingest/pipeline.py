@@ -15,12 +15,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hopgraph.config import Settings
-from hopgraph.errors import InputError
+from hopgraph.errors import InputError, UnreadableFile
 from hopgraph.ingest.chunking import chunk_document
 from hopgraph.ingest.readers import expand_paths, read_documents
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
-from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, utc_now
+from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.store import Store
 from hopgraph.text import nlp  # spaCy itself is imported only when texts are parsed
@@ -44,6 +44,7 @@ class IndexReport:
     names: int = 0
     names_filtered: int = 0
     links: int = 0
+    skipped: list[Skip] = field(default_factory=list)  # files that could not be read, with the reason
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -55,30 +56,74 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> list[Document]:
-    """Step 1: every document in the given files and folders."""
+def content_hash_of(doc: Document, chunking: str) -> str:
+    """What decides a document's chunks: its text, the chunking, and for a PDF where pages start
+    (the same text could break into pages differently). Text-only documents keep the hash they
+    had before pages existed, so upgrading hopgraph re-chunks nothing."""
+    pages = f"\n{json.dumps(doc.pages)}" if doc.pages else ""
+    return sha(f"{chunking}{pages}\n{doc.text}")
+
+
+@dataclass
+class ReadResult:
+    """What step 1 found: the documents, and the files it skipped with the reason."""
+
+    documents: list[Document]
+    skipped: list[Skip]
+
+
+SKIPS_NAMED = 5  # reasons named in the one-line error when every file was skipped
+
+
+def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> ReadResult:
+    """Step 1: every document in the given files and folders.
+
+    A file that cannot be read (empty, encrypted, broken, not UTF-8, no text layer, …) is skipped
+    with its reason and the others are read; nothing is written for it, and what an earlier run
+    indexed from it stays. A missing path or an unsupported file named directly is a usage error;
+    so is a run where every file was skipped: there is nothing to index."""
     files = expand_paths(paths)
     docs: list[Document] = []
+    skipped: list[Skip] = []
     for path in bar_over(files, "reading", quiet):
-        docs.extend(read_documents(path))
-    return docs
+        try:
+            docs.extend(read_documents(path))
+        except UnreadableFile as err:
+            skipped.append(Skip(err.path, err.reason))
+    if files and len(skipped) == len(files):
+        raise InputError(_nothing_readable(skipped))
+    return ReadResult(docs, skipped)
+
+
+def _nothing_readable(skipped: list[Skip]) -> str:
+    if len(skipped) == 1:  # one file named directly: its own error, as before skips existed
+        return f"{skipped[0].path}: {skipped[0].reason}"
+    named = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:SKIPS_NAMED])
+    more = f"; and {len(skipped) - SKIPS_NAMED} more" if len(skipped) > SKIPS_NAMED else ""
+    return f"nothing to index: all {len(skipped)} files were skipped — {named}{more}"
 
 
 def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
-                replace_sources: bool | Collection[str] = True) -> tuple[DocumentChange, IndexReport]:
+                replace_sources: bool | Collection[str] = True,
+                skipped: Sequence[Skip] = ()) -> tuple[DocumentChange, IndexReport]:
     """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
 
     `replace_sources`: True withdraws the documents of every source read here that are gone from it;
-    a collection of sources does that for exactly those (even if none of their documents remain)."""
-    report = IndexReport(documents=len(docs))
+    a collection of sources does that for exactly those (even if none of their documents remain).
+    A skipped file is no source read here: its documents stay as an earlier run indexed them."""
+    report = IndexReport(documents=len(docs), skipped=list(skipped))
     change = DocumentChange()
     active = store.active_documents()
     chunking = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
     for doc in docs:
-        content_hash = sha(f"{chunking}\n{doc.text}")
+        content_hash = content_hash_of(doc, chunking)
         known = active.get((doc.source, doc.title))
         if known and known.content_hash == content_hash:
-            report.unchanged += 1
+            if known.title_source != doc.title_source:
+                change.retitled.append((known.id, doc.title_source))
+                report.updated += 1
+            else:
+                report.unchanged += 1
             continue
         chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
         change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
@@ -165,15 +210,17 @@ def _names_before_write(store: Store, change: DocumentChange, meta: dict[str, st
 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
-                    replace_sources: bool | Collection[str] = True, names_from: str = "titles") -> IndexReport:
-    """Steps 2–4 for documents already read. Unchanged content with unchanged settings writes nothing.
+                    replace_sources: bool | Collection[str] = True, names_from: str = "titles",
+                    skipped: Sequence[Skip] = ()) -> IndexReport:
+    """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
+    report). Unchanged content with unchanged settings writes nothing.
 
     `names_from`: "titles" names each document by its title; "extracted" by the names its first
     chunk is about (hopgraph.text.nlp, no LLM), stored as names of kind "extracted"."""
     if names_from not in NAME_SOURCES:
         raise InputError(f"names from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
     started = time.perf_counter()
-    change, report = plan_change(store, docs, settings, replace_sources)
+    change, report = plan_change(store, docs, settings, replace_sources, skipped)
     signature = graph_signature(settings, gazetteer, names_from)
     meta = store.meta()
     new_embedder = meta.get("embedder") not in (None, embedder.name)

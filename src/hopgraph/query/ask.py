@@ -44,6 +44,7 @@ class Asked:
     paths: list[Path] = field(default_factory=list)  # `paths` mode: the relation paths it answered from
     used: dict[str, Any] = field(default_factory=dict)
     note: str = ""  # a fall-open, or what the mode could not do
+    sources: dict[int, str] = field(default_factory=dict)  # cited chunk id → `report.pdf#p3` (the facade fills it)
 
 
 class CorpusResult(Protocol):

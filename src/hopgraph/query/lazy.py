@@ -264,7 +264,7 @@ def _hit(index: SearchIndex, passed: _Passed) -> Hit:
     row = passed.row
     return Hit(int(index.table.ids[row]), int(index.table.doc_ids[row]), index.title_of_row(row),
                index.table.texts[row], passed.verdict.score, "graph",
-               Via(-1, f"community {passed.community}", f"(level {passed.level})"))
+               Via(-1, f"community {passed.community}", f"(level {passed.level})"), source=index.source_of_row(row))
 
 
 def _pack(chunks: dict[int, str], budget_tokens: int) -> dict[int, str]:

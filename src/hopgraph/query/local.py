@@ -169,7 +169,7 @@ def _chunks_of(reached: dict[int, int], relations: list[Relation], index: Search
         via = Via(-1, graph.entities[relation.source].name,
                   f"{relation.relation} {graph.entities[relation.target].name}") if relation else None
         hits.append(Hit(chunk, int(index.table.doc_ids[row]), index.title_of_row(row), index.table.texts[row],
-                        round(fused[chunk], 5), "graph", via))
+                        round(fused[chunk], 5), "graph", via, source=index.source_of_row(row)))
     return hits
 
 

@@ -31,6 +31,7 @@ class Hit:
     found_by: FoundBy
     via: Via | None = None
     ranks: dict[str, int] = field(default_factory=dict)  # for hybrid: its rank by vector and by bm25
+    source: str = ""  # where a reader finds it: `report.pdf#p3`, `notes.md#2`, `Adriana Trigiani#1` (ChunkTable)
 
     def describe_path(self) -> str:
         """`Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"` for a link hit;

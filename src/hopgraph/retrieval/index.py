@@ -65,6 +65,9 @@ class SearchIndex:
     def title_of_row(self, row: int) -> str:
         return self.table.titles[int(self.table.doc_ids[row])]
 
+    def source_of_row(self, row: int) -> str:
+        return self.table.source_of_row(row)
+
 
 def load_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
     started = time.perf_counter()

@@ -197,4 +197,4 @@ def _place_links(index: SearchIndex, scores: np.ndarray, seeds: list[int], place
 def _hit(index: SearchIndex, row: int, score: float, how: FoundBy, via: Via | None) -> Hit:
     return Hit(chunk_id=int(index.table.ids[row]), doc_id=int(index.table.doc_ids[row]),
                title=index.title_of_row(row), text=index.table.texts[row], score=score,
-               found_by=how, via=via)
+               found_by=how, via=via, source=index.source_of_row(row))

@@ -57,6 +57,10 @@ class DocumentStore(Protocol):
 
     def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]: ...
 
+    def chunk_citations(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
+        """Chunk id → where a reader finds it (`report.pdf#p3`, records.documents.cite)."""
+        ...
+
     def chunk_docs(self) -> dict[int, int]:
         """Chunk id → document id, for every stored chunk."""
         ...

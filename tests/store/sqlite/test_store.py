@@ -230,3 +230,32 @@ def test_in_memory_store_keeps_data_without_a_file(tmp_path: Path, monkeypatch: 
     assert memory.chunk_table().texts == ["Adriana Trigiani is an author."]
     memory.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_pages_title_sources_and_citations_round_trip(store: SQLiteStore) -> None:
+    report = Document("Casting review", "Page one.\n\nPage three.", "/docs/report.pdf", "metadata",
+                      ((0, 1), (11, 3)))
+    chunks = [(Chunk("Casting review", 0, "Page one.", 2, page=1), sha("Page one.")),
+              (Chunk("Casting review", 1, "Page three.", 2, page=3), sha("Page three."))]
+    notes = Document("notes", "Plain notes.", "/docs/notes.md", "file")
+    apply(store, DocumentChange(upserts=[(report, sha(report.text), chunks),
+                                         (notes, sha(notes.text), [(Chunk("notes", 0, "Plain notes.", 2), "n")]),
+                                         AUTHOR]))
+    table = store.chunk_table()
+    assert table.pages == [1, 3, None, None] and table.ords == [0, 1, 0, 0]
+    assert sorted(table.title_sources.values()) == ["file", "metadata", "record"]
+    cited = ["report.pdf#p1", "report.pdf#p3", "notes.md#1", "Adriana Trigiani#1"]
+    assert [table.source_of_row(row) for row in range(4)] == cited
+    assert store.chunk_citations(table.ids.tolist()) == dict(zip(table.ids.tolist(), cited, strict=True))
+    assert store.chunk_citations([]) == {}
+    assert store.active_documents()[("/docs/report.pdf", "Casting review")].title_source == "metadata"
+
+
+def test_a_retitled_document_changes_its_title_source_in_place(store: SQLiteStore) -> None:
+    apply(store, DocumentChange(upserts=[FILM]))
+    before = store.chunk_table()
+    doc_id = store.active_documents()[("src", "Big Stone Gap (film)")].id
+    apply(store, DocumentChange(retitled=[(doc_id, "heading")]))
+    after = store.chunk_table()
+    assert after.title_sources == {doc_id: "heading"}
+    assert after.ids.tolist() == before.ids.tolist()  # same chunks: their facts and vectors stay theirs

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hopgraph.errors import HopgraphError
-from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, utc_now
+from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, cite, utc_now
 from hopgraph.records.names import GraphRows, NameGraph, StoredLink, StoredName
 from hopgraph.store.base import GraphBuilder
 from hopgraph.store.sqlite.connection import Tables
@@ -16,7 +16,7 @@ from hopgraph.store.sqlite.connection import Tables
 class DocumentTables(Tables):
     def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
         rows = self._db.execute(
-            "SELECT id, source, title, content_hash FROM documents WHERE withdrawn_at IS NULL")
+            "SELECT id, source, title, content_hash, title_source FROM documents WHERE withdrawn_at IS NULL")
         return {(r[1], r[2]): StoredDocument(*r) for r in rows}
 
     def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
@@ -51,6 +51,8 @@ class DocumentTables(Tables):
 
     def _apply_documents(self, change: DocumentChange) -> None:
         stamp = utc_now()
+        self._db.executemany("UPDATE documents SET title_source = ? WHERE id = ?",
+                             [(source, doc_id) for doc_id, source in change.retitled])
         for doc_id in change.withdrawn:
             self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
             self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ?", (stamp, doc_id))
@@ -60,15 +62,15 @@ class DocumentTables(Tables):
             if row:
                 doc_id = row[0]
                 self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-                self._db.execute("UPDATE documents SET content_hash = ?, added_at = ?, withdrawn_at = NULL "
-                                 "WHERE id = ?", (content_hash, stamp, doc_id))
+                self._db.execute("UPDATE documents SET content_hash = ?, title_source = ?, added_at = ?, "
+                                 "withdrawn_at = NULL WHERE id = ?", (content_hash, doc.title_source, stamp, doc_id))
             else:
                 doc_id = self._db.execute(
-                    "INSERT INTO documents (source, title, content_hash, added_at) VALUES (?, ?, ?, ?)",
-                    (doc.source, doc.title, content_hash, stamp)).lastrowid
+                    "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
+                    "VALUES (?, ?, ?, ?, ?)", (doc.source, doc.title, content_hash, stamp, doc.title_source)).lastrowid
             self._db.executemany(
-                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash) VALUES (?, ?, ?, ?, ?)",
-                [(doc_id, c.ord, c.text, c.n_tokens, text_hash) for c, text_hash in chunks])
+                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page) VALUES (?, ?, ?, ?, ?, ?)",
+                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page) for c, text_hash in chunks])
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "names"):
@@ -83,14 +85,18 @@ class DocumentTables(Tables):
 
     def chunk_table(self) -> ChunkTable:
         rows = self._db.execute(
-            "SELECT c.id, c.doc_id, c.text, c.text_hash FROM chunks c JOIN documents d ON d.id = c.doc_id "
-            "WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
-        documents = self._db.execute("SELECT id, title, source FROM documents WHERE withdrawn_at IS NULL").fetchall()
-        titles = {doc_id: title for doc_id, title, _ in documents}
-        return ChunkTable(sources={doc_id: source for doc_id, _, source in documents},
+            "SELECT c.id, c.doc_id, c.text, c.text_hash, c.ord, c.page FROM chunks c "
+            "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
+        documents = self._db.execute(
+            "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
+        return ChunkTable(
             ids=np.asarray([r[0] for r in rows], dtype=np.int64),
             doc_ids=np.asarray([r[1] for r in rows], dtype=np.int64),
-            texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows], titles=titles)
+            texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows],
+            titles={doc_id: title for doc_id, title, _, _ in documents},
+            sources={doc_id: source for doc_id, _, source, _ in documents},
+            title_sources={doc_id: title_source for doc_id, _, _, title_source in documents},
+            ords=[r[4] for r in rows], pages=[r[5] for r in rows])
 
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
@@ -114,6 +120,17 @@ class DocumentTables(Tables):
             part = ids[start : start + 500]
             found.update(self._db.execute(
                 f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part).fetchall())
+        return found
+
+    def chunk_citations(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
+        ids = sorted(set(chunk_ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            rows = self._db.execute(
+                "SELECT c.id, d.title, d.source, d.title_source, c.ord, c.page FROM chunks c "
+                f"JOIN documents d ON d.id = c.doc_id WHERE c.id IN ({','.join('?' * len(part))})", part)
+            found.update({row[0]: cite(*row[1:]) for row in rows})
         return found
 
     def meta(self) -> dict[str, str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from importlib import resources
+from pathlib import PurePath
 
 from hopgraph.errors import HopgraphError
 
@@ -45,16 +46,47 @@ def _statements(script: str) -> list[str]:
     return [s for s in statements if s]
 
 
+def _add_column(db: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
+    if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
+def _pages_and_title_sources(db: sqlite3.Connection) -> None:
+    """Version 2: `chunks.page` (the page a chunk of a PDF starts on, else NULL) and
+    `documents.title_source` (where the title came from: metadata, heading, html, record, file).
+
+    Stores of version 1 did not record title sources; they are inferred from what the readers of
+    that version did, erring towards "file" (a title that is not used as a name) when unsure."""
+    _add_column(db, "chunks", "page", "INTEGER")
+    _add_column(db, "documents", "title_source", "TEXT NOT NULL DEFAULT 'record'")
+    rows = db.execute("SELECT id, source, title FROM documents").fetchall()
+    db.executemany("UPDATE documents SET title_source = ? WHERE id = ?",
+                   [(_inferred_title_source(source, title), doc_id) for doc_id, source, title in rows])
+
+
+def _inferred_title_source(source: str, title: str) -> str:
+    """What a version-1 reader did: JSON records carry titles; a title equal to the file's stem is
+    the stem; otherwise an HTML <title> or a Markdown heading. Sources that are not file paths
+    (documents handed in by code, generated ones) carry titles like records."""
+    path = PurePath(source)
+    suffix = path.suffix.lower()
+    if suffix not in (".txt", ".md", ".markdown", ".html", ".htm"):  # .json, .jsonl, or no file at all
+        return "record"
+    if title == path.stem:
+        return "file"
+    return "html" if suffix in (".html", ".htm") else "heading"
+
+
 def _source_extractors(db: sqlite3.Connection) -> None:
-    """Version 2: which extractor stated each relation in each chunk (provenance of merged facts)."""
-    db.execute("ALTER TABLE relation_sources ADD COLUMN extractor TEXT NOT NULL DEFAULT ''")
+    """Version 3: which extractor stated each relation in each chunk (provenance of merged facts)."""
+    _add_column(db, "relation_sources", "extractor", "TEXT NOT NULL DEFAULT ''")
 
 
-# (version reached, what it changes, the step). Append only: a released step never changes, and
-# schema.sql stays version 1: a new store is created by running every step in order.
+# (version reached, what it changes, the step). Append only: a released step never changes.
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "schema version and application id; the 0.3 tables", _baseline),
-    (2, "relation_sources.extractor", _source_extractors),
+    (2, "chunks.page and documents.title_source", _pages_and_title_sources),
+    (3, "relation_sources.extractor", _source_extractors),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

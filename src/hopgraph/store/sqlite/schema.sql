@@ -1,5 +1,5 @@
 -- hopgraph's embedded schema (SQLite), version 1: one file holds the whole index. Later versions
--- change it only through migrations.py.
+-- change it only through migrations.py (version 2: chunks.page, documents.title_source).
 CREATE TABLE IF NOT EXISTS documents (
     id           INTEGER PRIMARY KEY,
     source       TEXT NOT NULL,
