@@ -1,4 +1,5 @@
-"""Token-window chunking: window size, exact overlap, full coverage, cut from the original text."""
+"""Chunking: paragraphs and whole sentences by default; token windows (size, exact overlap, full
+coverage) on request; always cut from the original text."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def token_spans(text: str, chunks: list[Chunk]) -> list[range]:
 
 def test_short_text_is_one_chunk_holding_all_of_it() -> None:
     text = "  Adriana Trigiani is an Italian American author.\n"
-    chunks = chunk_document(Document("Adriana Trigiani", text, "s"), "key", size=50, overlap=10)
+    chunks = chunk_document(Document("Adriana Trigiani", text, "s"), "key", size=50, overlap=10, by="windows")
     assert len(chunks) == 1
     assert chunks[0].text == text
     assert (chunks[0].doc_key, chunks[0].ord) == ("key", 0)
@@ -56,14 +57,14 @@ def test_short_text_is_one_chunk_holding_all_of_it() -> None:
 def test_text_of_exactly_one_window_stays_one_chunk() -> None:
     text = " ".join(["word"] * 30)
     assert count_tokens(text) == 30
-    assert len(chunk_document(Document("t", text, "s"), "t", size=30, overlap=5)) == 1
+    assert len(chunk_document(Document("t", text, "s"), "t", size=30, overlap=5, by="windows")) == 1
 
 
 @pytest.mark.parametrize("size, overlap", [(40, 7), (25, 0), (10, 9), (64, 32)])
 def test_long_text_windows_fit_overlap_exactly_and_cover_the_text(size: int, overlap: int) -> None:
     n_tokens = count_tokens(LONG_TEXT)
     assert n_tokens > 3 * size  # several windows
-    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=size, overlap=overlap)
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=size, overlap=overlap, by="windows")
     spans = token_spans(LONG_TEXT, chunks)
 
     assert len(chunks) > 1
@@ -81,12 +82,12 @@ def test_long_text_windows_fit_overlap_exactly_and_cover_the_text(size: int, ove
 
 
 def test_every_window_but_the_last_is_full() -> None:
-    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=40, overlap=7)
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=40, overlap=7, by="windows")
     assert all(c.n_tokens == 40 for c in chunks[:-1])
 
 
 def test_chunk_text_is_cut_from_the_original_not_detokenised() -> None:
-    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=33, overlap=5)
+    chunks = chunk_document(Document("t", LONG_TEXT, "s"), "t", size=33, overlap=5, by="windows")
     for chunk in chunks:
         assert chunk.text in LONG_TEXT
     assert any("è" in c.text for c in chunks)  # accents kept (the tokenizer strips them)
@@ -97,3 +98,49 @@ def test_chunk_text_is_cut_from_the_original_not_detokenised() -> None:
 def test_bad_size_or_overlap_is_an_input_error(size: int, overlap: int) -> None:
     with pytest.raises(InputError):
         chunk_document(Document("t", "some text", "s"), "t", size=size, overlap=overlap)
+
+
+def test_bad_chunking_name_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="chunking 'lines'"):
+        chunk_document(Document("t", "some text", "s"), "t", by="lines")
+
+
+THREE_PARAGRAPHS = ("Ravik Foundry casts brake discs in Hosur. It has one plant.\n\n"
+                    "Results\n\n"
+                    "The Kaveri flooded Hosur in May. Mr. Rao said the plant stopped.\n\n"
+                    "Brake maker A buys its castings from Ravik Foundry.")
+
+
+def test_a_chunk_never_crosses_a_paragraph_and_a_heading_joins_the_next() -> None:
+    chunks = chunk_document(Document("t", THREE_PARAGRAPHS, "s"), "t", size=600, overlap=100)
+    assert [c.text for c in chunks] == [
+        "Ravik Foundry casts brake discs in Hosur. It has one plant.",
+        "Results\n\nThe Kaveri flooded Hosur in May. Mr. Rao said the plant stopped.",
+        "Brake maker A buys its castings from Ravik Foundry."]
+    assert [c.continues for c in chunks] == [False, False, False]
+    assert all(c.n_tokens == count_tokens(c.text) for c in chunks)
+
+
+def test_a_long_paragraph_is_cut_between_sentences_with_whole_sentence_overlap() -> None:
+    sentences = [f"Sentence number {i} names the foundry of plant {i}." for i in range(40)]
+    text = " ".join(sentences)
+    chunks = chunk_document(Document("t", text, "s"), "t", size=60, overlap=15)
+    assert len(chunks) > 3
+    assert [c.continues for c in chunks] == [False] + [True] * (len(chunks) - 1)
+    for chunk in chunks:
+        assert chunk.n_tokens <= 60
+        assert chunk.text.startswith("Sentence number") and chunk.text.endswith(".")  # whole sentences
+        assert chunk.text in text
+    for before, after in pairwise(chunks):
+        first_of_next = after.text.split(". ")[0] + "."
+        assert first_of_next in before.text  # the overlap repeats whole sentences of the previous chunk
+    covered = "".join(c.text for c in chunks)
+    assert all(s in covered for s in sentences)
+
+
+def test_only_a_sentence_longer_than_the_size_is_cut_inside() -> None:
+    text = "Short one. " + " ".join(["word"] * 50) + "."
+    chunks = chunk_document(Document("t", text, "s"), "t", size=20, overlap=5)
+    assert chunks[0].text.startswith("Short one.")
+    assert all(c.n_tokens <= 20 for c in chunks)
+    assert sum(c.text.count("word") for c in chunks) >= 50

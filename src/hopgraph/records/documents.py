@@ -55,13 +55,15 @@ class Skip:
 
 @dataclass(frozen=True)
 class Chunk:
-    """A token window of a document; `ord` is its position within the document."""
+    """A piece of a document; `ord` is its position within the document. `continues`: it starts
+    inside a paragraph an earlier chunk began, so it is about what that paragraph is about."""
 
     doc_key: str
     ord: int
     text: str
     n_tokens: int
     page: int | None = None  # the page the chunk starts on (paged formats only)
+    continues: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class ChunkTable:
     title_sources: dict[int, str] = field(default_factory=dict)  # document id → where its title came from
     ords: list[int] = field(default_factory=list)  # row → position of the chunk in its document
     pages: list[int | None] = field(default_factory=list)  # row → the page it starts on (PDF), else None
+    continues: list[bool] = field(default_factory=list)  # row → it continues an earlier chunk's paragraph
 
     def __len__(self) -> int:
         return len(self.ids)

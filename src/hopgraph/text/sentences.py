@@ -1,4 +1,4 @@
-"""One sentence splitter for everything that quotes, chunks or packs by sentence.
+"""One sentence splitter (and one paragraph splitter) for everything that quotes, chunks or packs.
 
 A sentence ends at `.`, `!` or `?` (closing quotes and brackets stay with it) when whitespace and a
 capital letter, digit or opening quote follow — unless the word before the period is a title or an
@@ -19,6 +19,8 @@ ABBREVIATIONS = frozenset({
     "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 })
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[ \t]*\n\s*")
+HEADING_MAX_CHARS = 120
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
 
 
@@ -55,3 +57,30 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         end -= 1
     if end > start:
         yield start, end
+
+
+def paragraph_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every paragraph (blank-line separated, whitespace trimmed), a heading joined
+    to the paragraph after it."""
+    spans, start = [], 0
+    for match in [*_PARAGRAPH_BREAK.finditer(text), None]:
+        end = match.start() if match else len(text)
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        start = match.end() if match else len(text)
+    joined: list[tuple[int, int]] = []
+    for span in spans:
+        if joined and _is_heading(text[joined[-1][0]:joined[-1][1]]):
+            joined[-1] = (joined[-1][0], span[1])
+        else:
+            joined.append(span)
+    return joined
+
+
+def _is_heading(block: str) -> bool:
+    """One short line with no closing punctuation ("# Results", "3. Suppliers", "Acme Corp")."""
+    line = block.strip()
+    return "\n" not in line and len(line) <= HEADING_MAX_CHARS and (
+        line.startswith("#") or line[-1] not in ".!?:;\"”")
