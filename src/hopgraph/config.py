@@ -14,9 +14,15 @@ from hopgraph.errors import InputError
 @dataclass(frozen=True)
 class Settings:
     store: str = "hopgraph.db"
-    # Chunking: windows of `chunk_tokens` tokens that overlap by `chunk_overlap`.
+    # Chunking (ingest/chunking.py): "paragraphs" — a paragraph per chunk, a long one cut between
+    # sentences into pieces of at most `chunk_tokens` that repeat up to `chunk_overlap` tokens of
+    # whole sentences — or "windows" of `chunk_tokens` tokens that overlap by `chunk_overlap`.
+    chunking: str = "paragraphs"
     chunk_tokens: int = 600
     chunk_overlap: int = 100
+    # Where names come from (linkgraph/naming.py): "auto" (the text, plus the titles that are
+    # names, decided per document), "titles", "text" or "both".
+    names_from: str = "auto"
     # Embedder: "minilm" (bundled ONNX model) or "openai" (any /v1/embeddings endpoint).
     embedder: str = "minilm"
     embed_url: str = "http://127.0.0.1:11434/v1"

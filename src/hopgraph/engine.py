@@ -118,12 +118,11 @@ class HopGraph:
         return self.index_documents(read.documents, gazetteer, skipped=read.skipped)
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
-                        replace_sources: bool = True, names_from: str = "titles",
-                        skipped: Sequence[Skip] = ()) -> IndexReport:
+                        replace_sources: bool = True, skipped: Sequence[Skip] = ()) -> IndexReport:
         # The gazetteer given once with `index --names` stays in force for every later run.
         gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, names_from, skipped)
+                                 replace_sources, skipped)
         if report.changed or report.links or report.names:
             self._search_index = None
         # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).

@@ -22,8 +22,9 @@ from platformdirs import user_cache_dir
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
-from hopgraph.ingest.pipeline import NAME_SOURCES
+from hopgraph.ingest.pipeline import chunking_key
 from hopgraph.ingest.readers import hotpot_paragraphs, read_documents, read_text_file
+from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
 from hopgraph.query.local import LocalBudget
 from hopgraph.records.documents import Document
@@ -74,12 +75,12 @@ def pooled_corpus(records: Sequence[dict[str, Any]], source: str) -> list[Docume
     return list(docs.values())
 
 
-def default_store(data_hash: str, corpus_hash: str, settings: Settings, names_from: str = "titles") -> str:
-    """A cache file keyed by the data, the corpus, the settings that shape the index and where the
-    documents' names come from (a titled and an extracted index of the same data are two files)."""
-    names = "" if names_from == "titles" else f"names:{names_from}"
-    key = hashlib.sha256(f"{data_hash}{corpus_hash}{settings.chunk_tokens}/{settings.chunk_overlap}"
-                         f"{settings.embedder}{settings.embed_model}{names}".encode()).hexdigest()[:16]
+def default_store(data_hash: str, corpus_hash: str, settings: Settings) -> str:
+    """A cache file keyed by the data, the corpus and the settings that shape the index: chunking,
+    embedder and where names come from (a titled and a text-named index of the same data are two
+    files). The graph itself is rebuilt in place when only name settings change."""
+    key = hashlib.sha256(f"{data_hash}{corpus_hash}{chunking_key(settings)}{settings.embedder}"
+                         f"{settings.embed_model}names:{settings.names_from}".encode()).hexdigest()[:16]
     root = Path(os.environ.get("HOPGRAPH_CACHE", user_cache_dir("hopgraph")))
     return str(root / "eval" / f"{key}.db")
 
@@ -122,16 +123,16 @@ def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, to
 
 def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = METHODS, top: int = 5,
              limit: int | None = None, store: str | None = None, settings: Settings | None = None,
-             quiet: bool = True, names_from: str = "titles") -> dict[str, Any]:
+             quiet: bool = True) -> dict[str, Any]:
     """Index the corpus (cached) and score every method on every question; the JSON of the issue.
 
-    `names_from="extracted"` hides the titles from the name graph: each document is named by what
-    its text is about (hopgraph.text.nlp); titles still decide what a gold paragraph is."""
+    Names come from `settings.names_from`, exactly as `hopgraph index` makes them (no eval-only
+    path); titles still decide what a gold paragraph is."""
     for method in methods:
         if method not in (LOCAL, AUTO):
             parse_method(method)
-    if names_from not in NAME_SOURCES:
-        raise InputError(f"--names-from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
+    settings = settings or Settings()
+    check_source(settings.names_from)
     questions, records, data_hash = load_questions(data)
     if corpus:
         docs = read_documents(corpus)
@@ -139,35 +140,34 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
     else:
         docs, corpus_hash = pooled_corpus(records, f"eval:{data.name}"), ""
     questions = questions[:limit] if limit else questions
-    settings = settings or Settings()
-    hg = HopGraph(store or default_store(data_hash, corpus_hash, settings, names_from), settings, quiet=quiet)
+    hg = HopGraph(store or default_store(data_hash, corpus_hash, settings), settings, quiet=quiet)
     with hg:
-        index_seconds = build_index(hg, docs, names_from)
+        index_seconds = build_index(hg, docs)
         if LOCAL in methods:  # local search walks the no-LLM concept graph (built once, cached)
             started = time.perf_counter()
             graph = hg.extract_concepts()
             index_seconds["concept_graph"] = {"seconds": round(time.perf_counter() - started, 2),
                                               "entities": graph.entities, "relations": graph.relations}
         results = {m: evaluate_method(hg, questions, m, top, quiet) for m in methods}
-    return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top, "names_from": names_from,
+    return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top,
+            "names_from": settings.names_from, "chunking": f"{settings.chunking} {chunking_key(settings)}",
             "index_seconds": index_seconds, "methods": results, "store": hg.store.location}
 
 
-def build_index(hg: HopGraph, docs: Sequence[Document], names_from: str = "titles") -> dict[str, Any]:
+def build_index(hg: HopGraph, docs: Sequence[Document]) -> dict[str, Any]:
     """Index (or find cached) and load the search index; the seconds each part took in this run.
 
     Call it before the first question: the search index is loaded after indexing."""
-    report = hg.index_documents(docs, names_from=names_from)
+    report = hg.index_documents(docs)
     started = time.perf_counter()
     loaded = hg.search_index.load_seconds
     load_total = time.perf_counter() - started
-    embed = report.seconds.get("embed", 0.0)
-    names_links = report.seconds.get("names_links", 0.0)
-    return {"embed": round(embed, 3), "bm25": round(loaded["bm25"], 3),
-            "names_links": round(names_links, 4),
-            **({"extract_names": round(report.seconds["extract_names"], 3)}
-               if "extract_names" in report.seconds else {}), "total": round(report.seconds["total"] + load_total, 3),
-            "cached": not report.changed, "chunks": len(hg.search_index),
+    seconds = report.seconds
+    return {"embed": round(seconds.get("embed", 0.0), 3), "read_names": round(seconds.get("read_names", 0.0), 3),
+            "paragraphs_read": report.paragraphs_read, "bm25": round(loaded["bm25"], 3),
+            "names_links": round(seconds.get("names_links", 0.0), 4),
+            "total": round(seconds["total"] + load_total, 3), "cached": not report.changed,
+            "titles_as_names": report.titles_as_names, "chunks": len(hg.search_index),
             "names": len(hg.search_index.name_surfaces), "links": int(hg.search_index.links.nnz)}
 
 
@@ -184,9 +184,9 @@ def format_table(result: dict[str, Any]) -> str:
     widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
     fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     counts = ", ".join(f"{t}={n}" for t, n in _type_counts(result).items())
-    names = result.get("names_from", "titles")
     return "\n".join([f"{result['n_questions']} questions ({counts}), {result['n_paragraphs']} paragraphs, "
-                      f"top {result['top']}" + (f", names {names}" if names != "titles" else ""),
+                      f"top {result['top']}, names from {result.get('names_from', '?')}, "
+                      f"chunking {result.get('chunking', '?')}",
                       fmt(header), *map(fmt, lines)])
 
 

@@ -235,12 +235,15 @@ def test_run_record_holds_the_counts_of_the_run(store: SQLiteStore, db_path: Pat
 
 def test_a_text_document_keeps_the_content_hash_it_had_before_pages_existed(store: SQLiteStore,
                                                                             embedder: BagOfWordsEmbedder) -> None:
-    """Upgrading hopgraph must not re-chunk (and drop the facts of) every stored document."""
-    settings = Settings()
-    index_documents(store, embedder, TINY_CORPUS[:1], settings)
+    """Pages alone must not re-chunk (and drop the facts of) every stored document: under token
+    windows a text keeps the hash 0.3 gave it. Paragraph chunking is another chunking: its own hash."""
+    windows = Settings(chunking="windows")
+    index_documents(store, embedder, TINY_CORPUS[:1], windows)
     doc = TINY_CORPUS[0]
     stored = store.active_documents()[(doc.source, doc.title)]
-    assert stored.content_hash == sha(f"{settings.chunk_tokens}/{settings.chunk_overlap}\n{doc.text}")
+    assert stored.content_hash == sha(f"{windows.chunk_tokens}/{windows.chunk_overlap}\n{doc.text}")
+    index_documents(store, embedder, TINY_CORPUS[:1], Settings())
+    assert store.active_documents()[(doc.source, doc.title)].content_hash != stored.content_hash
 
 
 def test_a_pdf_is_indexed_with_its_pages_and_found_by_page(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def table(rows: list[tuple[int, int, str]], titles: dict[int, str]) -> ChunkTabl
 
 
 def links_by_surface(graph: GraphRows) -> set[tuple[int, int, str]]:
-    return {(source, target, graph.names[name].surface) for source, target, name in graph.links}
+    return {(source, target, graph.names[name].surface) for source, target, name, _ in graph.links}
 
 
 def mentioned_surfaces(graph: GraphRows, chunk_id: int) -> set[str]:
@@ -88,15 +88,15 @@ def test_mention_of_a_title_links_the_mentioning_chunk_to_the_named_document() -
 
 def test_no_link_without_a_mention() -> None:
     graph = build_name_graph(table(ROWS, TITLES))
-    sources_to_film = {source for source, target, _ in graph.links if target == 101}
+    sources_to_film = {source for source, target, _, _ in graph.links if target == 101}
     assert sources_to_film == set()  # nobody mentions "Big Stone Gap"
-    assert not any(source == 104 for source, _, _ in graph.links)  # the village mentions no one
+    assert not any(source == 104 for source, _, _, _ in graph.links)  # the village mentions no one
 
 
 def test_a_document_mentioning_its_own_title_makes_no_self_link() -> None:
     graph = build_name_graph(table(ROWS, TITLES))
     chunk_doc = {chunk_id: doc for chunk_id, doc, _ in ROWS}
-    assert all(chunk_doc[s] != chunk_doc[t] for s, t, _ in graph.links)
+    assert all(chunk_doc[s] != chunk_doc[t] for s, t, _, _ in graph.links)
     assert "Adriana Trigiani" in mentioned_surfaces(graph, 102)  # the mention itself is still recorded
 
 
@@ -155,18 +155,40 @@ def test_two_documents_with_the_same_name_are_both_linked() -> None:
     titles = {1: "Big Stone Gap (film)", 2: "Big Stone Gap (town)", 3: "Adriana Trigiani"}
     rows = [(11, 1, "A film."), (12, 2, "A town."), (13, 3, "She grew up in Big Stone Gap.")]
     graph = build_name_graph(table(rows, titles))
-    assert {(s, t) for s, t, _ in graph.links} == {(13, 11), (13, 12)}
+    assert {(s, t) for s, t, _, _ in graph.links} == {(13, 11), (13, 12)}
 
 
 def test_links_and_mentions_use_chunk_ids_not_rows() -> None:
     graph = build_name_graph(table(ROWS, TITLES))
     ids = {r[0] for r in ROWS}
     assert {c for c, _ in graph.mentions} <= ids
-    assert {s for s, _, _ in graph.links} | {t for _, t, _ in graph.links} <= ids
+    assert {s for s, _, _, _ in graph.links} | {t for _, t, _, _ in graph.links} <= ids
 
 
-def test_extracted_names_make_the_links_instead_of_the_titles() -> None:
+def test_names_from_the_text_make_the_links_instead_of_the_titles() -> None:
     rows = [(101, FILM, "Big Stone Gap is a film by Adriana Trigiani."), (102, AUTHOR, "Trigiani writes novels.")]
-    graph = build_name_graph(table(rows, TITLES), doc_names={FILM: ["Big Stone Gap"], AUTHOR: ["Trigiani"]})
-    assert {n.kind for n in graph.names} == {"extracted"}
+    about = [{"Big Stone Gap": 1.0}, {"Trigiani": 1.0}]
+    graph = build_name_graph(table(rows, TITLES), chunk_about=about, title_docs=set())
+    assert {n.kind for n in graph.names} == {"text"}
     assert links_by_surface(graph) == {(101, 102, "Trigiani")}  # the title "Adriana Trigiani" is no name now
+
+
+def test_a_link_carries_its_targets_aboutness_and_the_stronger_name_wins() -> None:
+    titles = {1: "doc-1", 2: "doc-2"}
+    rows = [(11, 1, "Nadia Brenner drew the Harbour Atlas."), (12, 2, "The Harbour Atlas is a map book."),
+            (13, 2, "It names Nadia Brenner twice: Nadia Brenner.")]
+    about = [{"Nadia Brenner": 1.0}, {"Harbour Atlas": 1.0}, {"Harbour Atlas": 0.5, "Nadia Brenner": 0.25}]
+    graph = build_name_graph(table(rows, titles), chunk_about=about, title_docs=set())
+    weights = {(s, t): w for s, t, _, w in graph.links}
+    assert weights[(11, 12)] == 1.0 and weights[(11, 13)] == 0.5  # the atlas is the subject of 12 only
+    assert (13, 11) not in weights or weights[(13, 11)] == 1.0
+    assert (11, 13) in weights and (13, 12) not in weights  # 13 is itself about the atlas: no link through it
+    abouts = {(c, graph.names[n].surface): w for c, n, w in graph.abouts}
+    assert abouts[(13, "Nadia Brenner")] == 0.25 and abouts[(11, "Nadia Brenner")] == 1.0
+
+
+def test_chunks_of_one_document_link_when_they_are_about_different_things() -> None:
+    rows = [(11, 1, "Big Stone Gap is a film by Adriana Trigiani."), (12, 1, "Adriana Trigiani is an author.")]
+    about = [{"Big Stone Gap": 1.0}, {"Adriana Trigiani": 1.0}]
+    graph = build_name_graph(table(rows, {1: "doc-1"}), chunk_about=about, title_docs=set())
+    assert links_by_surface(graph) == {(11, 12, "Adriana Trigiani")}

@@ -194,10 +194,10 @@ def test_gazetteer_entry_attaches_to_document_id_zero() -> None:
     assert {n.doc_id for n in gazetteer_names} == {0}
 
 
-def test_extracted_names_replace_the_titles_and_are_of_kind_extracted() -> None:
+def test_names_from_text_replace_the_titles_and_are_of_kind_text() -> None:
     names = names_for_documents(TITLES, doc_names={1: ["Big Stone Gap", "Big Stone Gap"], 2: ["Adriana Trigiani"]})
-    assert [(n.surface, n.doc_id, n.kind) for n in names] == [("Big Stone Gap", 1, "extracted"),
-                                                              ("Adriana Trigiani", 2, "extracted")]
+    assert [(n.surface, n.doc_id, n.kind) for n in names] == [("Big Stone Gap", 1, "text"),
+                                                              ("Adriana Trigiani", 2, "text")]
 
 
 def test_gazetteer_entry_attaches_through_an_extracted_name() -> None:

@@ -33,7 +33,8 @@ MAPS_CORPUS = [
 
 @pytest.fixture
 def maps_graph(tmp_path: Path) -> HopGraph:
-    hg = HopGraph(str(tmp_path / "maps.db"), Settings(chunk_tokens=16, chunk_overlap=0),
+    hg = HopGraph(str(tmp_path / "maps.db"), Settings(chunk_tokens=16, chunk_overlap=0, chunking="windows",
+                                                      names_from="titles"),
                   embedder=BagOfWordsEmbedder())
     # Index a first version, then the real one: the atlas's chunks are rewritten with new ids, so
     # chunk ids are no longer row + 1 and a row/id mix-up shows.
@@ -127,7 +128,7 @@ NAMES_CORPUS = [
 
 @pytest.fixture
 def names_index(tmp_path: Path):
-    hg = HopGraph(str(tmp_path / "names.db"), Settings(), embedder=BagOfWordsEmbedder())
+    hg = HopGraph(str(tmp_path / "names.db"), Settings(names_from="titles"), embedder=BagOfWordsEmbedder())
     hg.index_documents(NAMES_CORPUS)
     yield hg
     hg.close()

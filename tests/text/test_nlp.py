@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import re
-import sqlite3
-from pathlib import Path
-
 import pytest
-from testkit import TINY_CORPUS, BagOfWordsEmbedder
 
-import hopgraph.engine
-from hopgraph.config import Settings
-from hopgraph.errors import InputError
-from hopgraph.eval import default_store, run_eval
-from hopgraph.ingest.pipeline import graph_signature, index_documents
-from hopgraph.records.documents import Document
-from hopgraph.store import SQLiteStore
 from hopgraph.text import nlp
 from hopgraph.text.nlp import (
     LEAD,
@@ -129,8 +116,10 @@ def test_diacritics_are_folded_into_a_second_form() -> None:
 
 
 def test_without_a_parse_the_text_before_the_first_is_outside_parentheses_is_the_name() -> None:
-    text = "Always (; lit. Only You) is a South Korean film directed by Song Il-gon."
-    assert about_names(text, []) == ["Always"]
+    text = "Ghost (; lit. Only You) is a South Korean film directed by Song Il-gon."
+    assert about_names(text, []) == ["Ghost"]
+    # a lone stop word is too often dialogue ("What is it?") to be a name without a parse
+    assert about_names("Always (; lit. Only You) is a South Korean film.", []) == []
 
 
 @pytest.mark.parametrize("text", ["He was the father of Obata Masamori.", "The film was released in 1961.",
@@ -154,91 +143,6 @@ def test_a_shortened_given_name_in_the_corpus_names_the_document() -> None:
     assert names[1] == ["Timothy John Russert", "Timothy Russert", "Tim Russert"]
     assert names[2] == ["Andrew W. Sidaris", "Andy Sidaris"]
     assert names[3] == ["Big Stone Gap"]
-
-
-# --- indexing with extracted names (spaCy replaced by a stand-in) -------------------------------------
-
-@pytest.fixture
-def parsed(monkeypatch) -> list[str]:
-    """nlp.concepts without spaCy: each text's lead is the span before its first " is "; returns
-    the texts it was asked to parse."""
-    calls: list[str] = []
-
-    def fake_concepts(texts, nlp=None, batch_size=64, n_process=1, progress=None):
-        calls.extend(texts)
-        return [lead(t) if " is " in t else [] for t in texts]
-
-    monkeypatch.setattr(nlp, "concepts", fake_concepts)
-    return calls
-
-
-def names_table(path: Path) -> list[tuple[str, str, str]]:
-    with sqlite3.connect(path) as db:
-        return db.execute("SELECT n.surface, n.kind, d.title FROM names n JOIN documents d ON d.id = n.doc_id "
-                          "ORDER BY n.id").fetchall()
-
-
-def test_indexing_with_extracted_names_stores_them_and_links_by_them(tmp_path: Path, parsed: list[str]) -> None:
-    db = tmp_path / "x.db"
-    store = SQLiteStore(str(db))
-    report = index_documents(store, BagOfWordsEmbedder(), TINY_CORPUS, Settings(), names_from="extracted")
-    names = names_table(db)
-    assert ("Big Stone Gap", "extracted", "Big Stone Gap (film)") in names
-    assert ("Adriana Trigiani", "extracted", "Adriana Trigiani") in names
-    assert ("Big Stone Gap (film)", "title", "Big Stone Gap (film)") not in names
-    assert {kind for _, kind, _ in names} == {"extracted"}
-    assert report.links > 0 and "extract_names" in report.seconds
-    assert len(parsed) == len(TINY_CORPUS)
-    assert store.meta()["graph_signature"] == graph_signature(Settings(), (), "extracted")
-    store.close()
-
-
-def test_reindexing_parses_only_new_text_and_switching_sources_rebuilds(tmp_path: Path, parsed: list[str]) -> None:
-    store = SQLiteStore(str(tmp_path / "x.db"))
-    embedder = BagOfWordsEmbedder()
-    index_documents(store, embedder, TINY_CORPUS, Settings(), names_from="extracted")
-    parsed.clear()
-    unchanged = index_documents(store, embedder, TINY_CORPUS, Settings(), names_from="extracted")
-    assert (unchanged.names, parsed) == (0, [])  # nothing written, nothing parsed
-    extra = Document("Tim Hill (director)", "Timothy Hill is an American director.", "tiny")
-    index_documents(store, embedder, [*TINY_CORPUS, extra], Settings(), names_from="extracted")
-    assert parsed == [extra.text]  # the stored names of the others are reused
-    titled = index_documents(store, embedder, [*TINY_CORPUS, extra], Settings())
-    assert titled.names and parsed == [extra.text]
-    assert {kind for _, kind, _ in names_table(tmp_path / "x.db")} == {"title"}
-    store.close()
-
-
-def test_the_graph_signature_follows_the_names_source() -> None:
-    assert graph_signature(Settings(), ()) == graph_signature(Settings(), (), "titles")
-    assert graph_signature(Settings(), (), "extracted") != graph_signature(Settings(), ())
-
-
-def test_an_unknown_names_source_is_an_input_error(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "x.db"))
-    with pytest.raises(InputError, match="titles, extracted"):
-        index_documents(store, BagOfWordsEmbedder(), TINY_CORPUS, Settings(), names_from="headings")
-    store.close()
-
-
-def test_eval_caches_an_extracted_index_apart_from_the_titled_one(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HOPGRAPH_CACHE", str(tmp_path / "cache"))
-    assert default_store("d", "", Settings(), "extracted") != default_store("d", "", Settings())
-    assert default_store("d", "", Settings(), "titles") == default_store("d", "", Settings())
-
-
-def test_run_eval_with_extracted_names(tmp_path: Path, parsed: list[str], monkeypatch) -> None:
-    monkeypatch.setattr(hopgraph.engine, "make_embedder", lambda settings: BagOfWordsEmbedder())
-    records = [{"_id": "1", "question": "Where is the director of Big Stone Gap based?", "answer": "Greenwich Village",
-                "type": "bridge", "supporting_facts": [["Big Stone Gap (film)", 0], ["Adriana Trigiani", 0]],
-                "context": [[d.title, [d.text]] for d in TINY_CORPUS]}]
-    data = tmp_path / "q.json"
-    data.write_text(json.dumps(records), encoding="utf-8")
-    result = run_eval(data, methods=["hybrid+names+links"], store=str(tmp_path / "e.db"), names_from="extracted")
-    assert result["names_from"] == "extracted"
-    assert result["methods"]["hybrid+names+links"]["all"]["both_found"] == 1.0
-    with pytest.raises(InputError, match=re.escape("--names-from 'headings'")):
-        run_eval(data, store=str(tmp_path / "e.db"), names_from="headings")
 
 
 # --- with spaCy's model, when it is installed ----------------------------------------------------------

@@ -14,13 +14,17 @@ from hopgraph.engine import HopGraph
 StoreOpt = Annotated[str | None, typer.Option("--store", help="Store file (default: config, else ./hopgraph.db).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
 TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
+NamesFromOpt = Annotated[str | None, typer.Option(
+    "--names-from", help="Where names come from: auto (the text, plus titles that are names, decided per "
+                         "document; the default), titles, text or both.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
-def open_hopgraph(store: str | None, quiet: bool, create: bool = False) -> HopGraph:
-    """The store named by --store (or the configuration). Commands that only read pass
-    `create=False`: a mistyped path is then an error, not a new empty store."""
-    return HopGraph(store, load_settings(store=store), quiet=quiet, create=create)
+def open_hopgraph(store: str | None, quiet: bool, create: bool = False, **settings: Any) -> HopGraph:
+    """The store named by --store (or the configuration), with any settings a flag overrides (None:
+    not given). Commands that only read pass `create=False`: a mistyped path is then an error, not a
+    new empty store."""
+    return HopGraph(store, load_settings(store=store, **settings), quiet=quiet, create=create)
 
 
 def print_json(value: Any) -> None:

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import QuietOpt, StoreOpt, TopOpt, open_hopgraph
-from hopgraph.cli.render import render_asked, render_skips
+from hopgraph.cli.options import NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph
+from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 
 
@@ -18,10 +18,11 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
                                                          ".pdf .docx).")],
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
+          names_from: NamesFromOpt = None,
           quiet: QuietOpt = False) -> None:
     """Add or refresh documents; unchanged content does no work. A file that cannot be read is
     skipped with a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
-    with open_hopgraph(store, quiet, create=True) as hg:
+    with open_hopgraph(store, quiet, create=True, names_from=names_from) as hg:
         report = hg.index(paths, names)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)
@@ -31,6 +32,8 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
                    f"{report.embedded} chunks embedded; {report.names} names "
                    f"({report.names_filtered} filtered), {report.links} links "
                    f"in {report.seconds['total']:.1f} s")
+        if report.names_from:
+            typer.echo(describe_names(report))
 
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
@@ -61,15 +64,13 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
           store: StoreOpt = None,
           json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
-          names_from: Annotated[str, typer.Option(
-              "--names-from", help="Documents' names: titles, or extracted from their text (titles hidden).")
-          ] = "titles",
+          names_from: NamesFromOpt = None,
           quiet: QuietOpt = False) -> None:
     """Score retrieval methods on multi-hop questions, per question type."""
     from hopgraph.eval import format_table, run_eval
 
     result = run_eval(data, corpus, [m.strip() for m in methods.split(",") if m.strip()], top, limit,
-                      store, load_settings(), quiet, names_from)
+                      store, load_settings(names_from=names_from), quiet)
     typer.echo(format_table(result))
     typer.echo(f"index: {json.dumps(result['index_seconds'])}")
     if json_out:

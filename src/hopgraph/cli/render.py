@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.query.ask import Asked
 from hopgraph.records.documents import Skip
 from hopgraph.records.retrieval import Hit, Retrieval
@@ -47,3 +48,13 @@ def render_asked(asked: Asked) -> str:
     if asked.used:
         lines.append("used: " + ", ".join(f"{k} {v}" for k, v in asked.used.items() if not isinstance(v, list | dict)))
     return "\n".join(lines)
+
+
+def describe_names(report: IndexReport) -> str:
+    """Where the index run's names came from, per document: the index report says so."""
+    if report.names_from == "titles":
+        return f"names from titles: the titles of all {report.titles_as_names} documents (no text read)"
+    read = f"{report.paragraphs_read} new paragraphs read in {report.seconds.get('read_names', 0.0):.1f} s"
+    titles = (f"; titles of {report.titles_as_names} of {report.documents} documents are names too "
+              f"(a heading, metadata, an HTML title, or a record title its text mentions; never a file stem)")
+    return f"names from {report.names_from}: every chunk's text ({read}){titles if report.names_from != 'text' else ''}"

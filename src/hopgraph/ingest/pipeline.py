@@ -18,18 +18,16 @@ from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
 from hopgraph.ingest.chunking import chunk_document
 from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported only when texts are parsed
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
 from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
-from hopgraph.records.names import GazetteerEntry
+from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
-from hopgraph.text import nlp  # spaCy itself is imported only when texts are parsed
 from hopgraph.text.embed import Embedder
 
 EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
-GRAPH_VERSION = 2  # bump when names/links are built differently, so stores rebuild their graph
-NAME_SOURCES = ("titles", "extracted")  # where documents' names come from (see names_for_documents)
-EXTRACTED_META = "extracted_names"  # meta key: {"version", "names": {first-chunk text hash: names}}
+GRAPH_VERSION = 3  # bump when names/links are built differently, so stores rebuild their graph
 
 
 @dataclass
@@ -45,6 +43,9 @@ class IndexReport:
     names_filtered: int = 0
     links: int = 0
     skipped: list[Skip] = field(default_factory=list)  # files that could not be read, with the reason
+    names_from: str = ""
+    titles_as_names: int = 0  # documents whose title is one of their names
+    paragraphs_read: int = 0  # paragraphs parsed for names in this run (the rest were cached)
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -62,6 +63,13 @@ def content_hash_of(doc: Document, chunking: str) -> str:
     had before pages existed, so upgrading hopgraph re-chunks nothing."""
     pages = f"\n{json.dumps(doc.pages)}" if doc.pages else ""
     return sha(f"{chunking}{pages}\n{doc.text}")
+
+
+def chunking_key(settings: Settings) -> str:
+    """The chunking as it enters content hashes: a store chunked another way re-chunks. Token
+    windows keep the key they had before paragraphs existed."""
+    key = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
+    return key if settings.chunking == "windows" else f"{key} {settings.chunking}"
 
 
 @dataclass
@@ -114,7 +122,7 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
     report = IndexReport(documents=len(docs), skipped=list(skipped))
     change = DocumentChange()
     active = store.active_documents()
-    chunking = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
+    chunking = chunking_key(settings)
     for doc in docs:
         content_hash = content_hash_of(doc, chunking)
         known = active.get((doc.source, doc.title))
@@ -125,7 +133,7 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
             else:
                 report.unchanged += 1
             continue
-        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
+        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap, settings.chunking)
         change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
         report.added += known is None
         report.updated += known is not None
@@ -158,70 +166,27 @@ def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quie
     return len(todo)
 
 
-def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry], names_from: str = "titles") -> str:
+def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> str:
     parts: list[object] = [GRAPH_VERSION, settings.min_name_chars, settings.max_name_doc_share,
-                           [asdict(e) for e in gazetteer]]
-    if names_from != "titles":  # titled stores keep the signature they always had
-        parts.append([names_from, nlp.EXTRACTOR_VERSION])
+                           [asdict(e) for e in gazetteer], settings.names_from]
+    if naming.reads_text(settings.names_from):
+        parts.append(aboutness.VERSION)
     return sha(json.dumps(parts))
-
-
-def first_chunks(table: ChunkTable, skip_docs: Collection[int] = ()) -> dict[int, tuple[str, str]]:
-    """Document id → (text hash, text) of its first chunk (chunks are stored in document order)."""
-    firsts: dict[int, tuple[str, str]] = {}
-    for doc, text_hash, text in zip(table.doc_ids.tolist(), table.text_hashes, table.texts, strict=True):
-        if doc not in skip_docs:
-            firsts.setdefault(doc, (text_hash, text))
-    return firsts
-
-
-def extract_names(texts: dict[str, str], cached: dict[str, list[str]], quiet: bool = True) -> dict[str, list[str]]:
-    """The about-names of every text (text hash → text) not in `cached`, added to a copy of it.
-
-    A document's names come from its first chunk: where text says what it is about."""
-    todo = {h: t for h, t in texts.items() if h not in cached}
-    names = dict(cached)
-    if todo:
-        with counter("names from text", quiet) as update:
-            found = nlp.concepts(list(todo.values()), progress=update)
-        names.update({h: nlp.about_names(t, c) for (h, t), c in zip(todo.items(), found, strict=True)})
-    return names
-
-
-def _cached_names(meta: dict[str, str]) -> dict[str, list[str]]:
-    try:
-        stored = json.loads(meta.get(EXTRACTED_META, "{}"))
-    except json.JSONDecodeError:
-        return {}
-    return stored.get("names", {}) if stored.get("version") == nlp.EXTRACTOR_VERSION else {}
-
-
-def _names_before_write(store: Store, change: DocumentChange, meta: dict[str, str],
-                        quiet: bool) -> dict[str, list[str]]:
-    """Extracted names for every first chunk the index will hold, computed outside the write
-    transaction (the NLP model is slow) and reusing the names stored with the last build."""
-    active = store.active_documents()
-    replaced = set(change.withdrawn) | {active[(doc.source, doc.title)].id for doc, _, _ in change.upserts
-                                        if (doc.source, doc.title) in active}
-    texts = dict(first_chunks(store.chunk_table(), replaced).values())
-    texts.update({h: c.text for _, _, chunks in change.upserts for c, h in chunks if c.ord == 0})
-    return extract_names(texts, _cached_names(meta), quiet)
 
 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
-                    replace_sources: bool | Collection[str] = True, names_from: str = "titles",
+                    replace_sources: bool | Collection[str] = True,
                     skipped: Sequence[Skip] = ()) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
     report). Unchanged content with unchanged settings writes nothing.
 
-    `names_from`: "titles" names each document by its title; "extracted" by the names its first
-    chunk is about (hopgraph.text.nlp, no LLM), stored as names of kind "extracted"."""
-    if names_from not in NAME_SOURCES:
-        raise InputError(f"names from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
+    Names come from `settings.names_from` (linkgraph/naming.py): by default from the text of every
+    chunk, plus the titles that are names, decided per document."""
+    names_from = naming.check_source(settings.names_from)
     started = time.perf_counter()
     change, report = plan_change(store, docs, settings, replace_sources, skipped)
-    signature = graph_signature(settings, gazetteer, names_from)
+    signature = graph_signature(settings, gazetteer)
     meta = store.meta()
     new_embedder = meta.get("embedder") not in (None, embedder.name)
     if change.empty and meta.get("graph_signature") == signature and not new_embedder:
@@ -230,35 +195,41 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     planned = time.perf_counter()
     report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
     embedded = time.perf_counter()
-    graph_seconds = 0.0
-    extracted = _names_before_write(store, change, meta, quiet) if names_from == "extracted" else None
+    readings: dict[str, aboutness.Reading] = {}
+    if naming.reads_text(names_from):  # outside the write transaction: the model is slow
+        with counter("names from text", quiet) as update:
+            readings, report.paragraphs_read = naming.read_new_paragraphs(store, _texts_after(store, change), update)
     named = time.perf_counter()
-    new_meta = {"graph_signature": signature, "embedder": embedder.name}
+    graph_seconds = 0.0
 
-    def build(table):  # type: ignore[no-untyped-def]
+    def build(table: ChunkTable) -> GraphRows:
         nonlocal graph_seconds
         t = time.perf_counter()
-        doc_names = None
-        if extracted is not None:
-            firsts = first_chunks(table)
-            # Normally all computed above; a chunk that appeared since is extracted here.
-            names = extract_names(dict(firsts.values()), extracted, quiet=True)
-            doc_names = nlp.short_forms({doc: names[h] for doc, (h, _) in firsts.items()}, table.texts)
-            new_meta[EXTRACTED_META] = json.dumps({"version": nlp.EXTRACTOR_VERSION,
-                                                   "names": {h: names[h] for h, _ in firsts.values()}})
+        names = naming.chunk_names(table, names_from, readings)
         graph = build_name_graph(table, gazetteer, settings.min_name_chars, settings.max_name_doc_share,
-                                 doc_names)
+                                 names.about, names.titled)
         graph_seconds = time.perf_counter() - t
         report.names = len(graph.names)
         report.names_filtered = sum(1 for n in graph.names if n.filtered)
         report.links = len(graph.links)
+        report.titles_as_names = len(names.titled)
+        report.names_from = names_from
         return graph
 
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
     # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
-    store.apply(change, build, new_meta, RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
-    report.seconds = {"plan": planned - started, "embed": embedded - planned,
+    store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
+                RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
+    report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
-    if extracted is not None:
-        report.seconds["extract_names"] = named - embedded
     return report
+
+
+def _texts_after(store: Store, change: DocumentChange) -> list[str]:
+    """The chunk texts the index will hold once `change` is applied."""
+    active = store.active_documents()
+    replaced = set(change.withdrawn) | {active[(d.source, d.title)].id for d, _, _ in change.upserts
+                                        if (d.source, d.title) in active}
+    table = store.chunk_table()
+    kept = [t for doc, t in zip(table.doc_ids.tolist(), table.texts, strict=True) if doc not in replaced]
+    return kept + [c.text for _, _, chunks in change.upserts for c, _ in chunks]

@@ -37,7 +37,8 @@ class Estimate:
 def estimate(docs: Sequence[Document], settings: Settings, gleanings: int,
              out_tokens_per_call: int = DEFAULT_OUT_TOKENS) -> Estimate:
     vocabulary = Vocabulary.parse(settings.entity_types, settings.relation_types)
-    chunks = [c for d in docs for c in chunk_document(d, d.title, settings.chunk_tokens, settings.chunk_overlap)]
+    chunks = [c for d in docs for c in chunk_document(d, d.title, settings.chunk_tokens, settings.chunk_overlap,
+                                                     settings.chunking)]
     empty_prompt = sum(count_tokens(m["content"]) for m in
                        extraction.messages("", vocabulary.entity_types, vocabulary.relation_types))
     first_round = sum(empty_prompt + c.n_tokens for c in chunks)

@@ -57,9 +57,9 @@ def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEnt
     ("The Broken Melody (1937 film)" is how a question tells the 1937 film apart); plus gazetteer
     names, attached to the document they name.
 
-    With `doc_names` (document id → names, e.g. extracted from its text) those are the documents'
-    names instead of their titles (kind "extracted"); a gazetteer entry attaches to a document by
-    its title or by one of those names."""
+    With `doc_names` (document id → names, e.g. read from its text) those are the documents'
+    names instead of their titles (kind "text"); a gazetteer entry attaches to a document by its
+    title or by one of those names."""
     names = []
     if doc_names is None:
         for doc_id, title in titles.items():
@@ -68,7 +68,7 @@ def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEnt
                 names.append(Name(title.strip(), doc_id, "title"))
     else:
         for doc_id, surfaces in doc_names.items():
-            names.extend(Name(s, doc_id, "extracted") for s in dict.fromkeys(s.strip() for s in surfaces) if s)
+            names.extend(Name(s, doc_id, "text") for s in dict.fromkeys(s.strip() for s in surfaces) if s)
     by_name: dict[str, int] = {}
     for doc_id, title in titles.items():
         by_name.setdefault(title, doc_id)
@@ -148,7 +148,8 @@ def find_mentions(finder: MentionFinder, chunk_texts: Sequence[str]) -> tuple[np
 
 def apply_filters(names: list[Name], finder: MentionFinder, mention_surfaces: np.ndarray,
                   mention_docs: np.ndarray, n_docs: int, min_chars: int, max_doc_share: float) -> None:
-    """Set `Name.filtered` from each surface's document frequency among the mentions."""
+    """Set `Name.filtered` from each surface's frequency among the mentions: the number of distinct
+    units (`mention_docs`: chunk rows, since a document may be a 40-page report) out of `n_docs`."""
     docs_per_surface: dict[int, set[int]] = defaultdict(set)
     for surface, doc in zip(mention_surfaces.tolist(), mention_docs.tolist(), strict=True):
         docs_per_surface[surface].add(doc)

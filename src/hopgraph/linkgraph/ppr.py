@@ -36,23 +36,28 @@ class MentionGraph:
         return int(self.transition.nnz // 2)
 
 
-def build_mention_graph(links: sparse.csr_matrix, reverse_weight: float = 1.0) -> MentionGraph:
+def build_mention_graph(links: sparse.csr_matrix, reverse_weight: float = 1.0,
+                        weights: sparse.csr_matrix | None = None) -> MentionGraph:
     """The walk's graph from the link matrix (source row, target row) → name id.
 
     A link A → B made by name N becomes the edges A — N and N — B, so N's node is shared by every
     chunk that mentions N and every chunk of the document N names. Walking with the link (A → N →
     B) has weight 1 per edge; against it (B → N → A: from a paragraph to those that mention it),
-    `reverse_weight` per edge."""
+    `reverse_weight` per edge. With `weights` (the link matrix's pattern → the aboutness of the
+    target), the edge N — B weighs that much: a name leads mostly to the chunks most about it."""
     n = links.shape[0]
     coo = links.tocoo()
+    about = weights.tocoo().data if weights is not None else np.ones(len(coo.data))
     name_ids, name_nodes = np.unique(coo.data, return_inverse=True)
     name_nodes = name_nodes.astype(np.int64) + n
     size = n + len(name_ids)
-    # weights[target, source]: the chance to step source → target before normalising.
-    ahead = sparse.csr_matrix((np.ones(2 * len(name_nodes)), (np.concatenate([name_nodes, coo.col]),
-                                                               np.concatenate([coo.row, name_nodes]))),
-                              shape=(size, size))
-    ahead.data[:] = 1.0  # a pair linked twice is one edge
+    # weights[target, source]: the chance to step source → target before normalising; a pair
+    # linked twice is one edge (the larger weight).
+    ahead = sparse.coo_matrix((np.concatenate([np.ones(len(name_nodes)), about]),
+                               (np.concatenate([name_nodes, coo.col]), np.concatenate([coo.row, name_nodes]))),
+                              shape=(size, size)).tocsr()
+    ahead = _max_duplicates(ahead, np.concatenate([name_nodes, coo.col]), np.concatenate([coo.row, name_nodes]),
+                            np.concatenate([np.ones(len(name_nodes)), about]), size)
     adjacency = (ahead + reverse_weight * ahead.T).tocsr()
     adjacency.sum_duplicates()
     degree = np.asarray(adjacency.sum(axis=0)).ravel()
@@ -60,6 +65,18 @@ def build_mention_graph(links: sparse.csr_matrix, reverse_weight: float = 1.0) -
     inverse = np.divide(1.0, degree, out=np.zeros_like(degree), where=~dangling)
     transition = (adjacency @ sparse.diags(inverse)).tocsr()
     return MentionGraph(transition, n, name_ids, dangling)
+
+
+def _max_duplicates(summed: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
+                    size: int) -> sparse.csr_matrix:
+    """`summed` with each entry the largest of its duplicate values instead of their sum."""
+    if summed.nnz == len(values):
+        return summed
+    order = np.lexsort((-values, cols, rows))
+    rows, cols, values = rows[order], cols[order], values[order]
+    first = np.ones(len(rows), dtype=bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+    return sparse.csr_matrix((values[first], (rows[first], cols[first])), shape=(size, size))
 
 
 def neighbourhood(graph: MentionGraph, nodes: np.ndarray, hops: int) -> np.ndarray:

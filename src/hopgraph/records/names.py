@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
 class Name:
     surface: str
     doc_id: int | None  # the document this name stands for (None: a gazetteer entry with no document)
-    kind: str  # "title" | "extracted" | "gazetteer"
+    kind: str  # "title" | "text" | "gazetteer"
     filtered: str = ""  # why this name makes no links ("" = it does)
+    about: dict[int, float] = field(default_factory=dict)  # chunk row → aboutness (linkgraph/links.py)
 
 
 @dataclass(frozen=True)
@@ -23,12 +24,13 @@ class GazetteerEntry:
 
 @dataclass
 class GraphRows:
-    """Names, mentions and links as one index run writes them: chunk ids (not rows) and positions
-    in `names` (the store gives the names their ids)."""
+    """Names, what they are about, mentions and links as one index run writes them: chunk ids (not
+    rows) and positions in `names` (the store gives the names their ids)."""
 
     names: list[Name]
     mentions: list[tuple[int, int]]  # (chunk id, name position)
-    links: list[tuple[int, int, int]]  # (source chunk id, target chunk id, name position)
+    links: list[tuple[int, int, int, float]]  # (source chunk id, target chunk id, name position, weight)
+    abouts: list[tuple[int, int, float]] = field(default_factory=list)  # (chunk id, name position, weight)
 
 
 @dataclass(frozen=True)
@@ -43,16 +45,28 @@ class StoredName:
 
 @dataclass(frozen=True)
 class StoredLink:
-    """Chunk → chunk, made by the name with this id."""
+    """Chunk → chunk, made by the name with this id; `weight` is how much the target is about it."""
 
     source_chunk: int
     target_chunk: int
     name_id: int
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class StoredAbout:
+    """The chunk is about the name with this id, this much (1.0: its document's title)."""
+
+    chunk_id: int
+    name_id: int
+    weight: float
 
 
 @dataclass(frozen=True)
 class NameGraph:
-    """What the store holds of the name-link graph: every name and every link."""
+    """What the store holds of the name-link graph: every name, every link, and what chunks are
+    about (empty for a store written before aboutness: a name is then about its whole document)."""
 
     names: list[StoredName]
     links: list[StoredLink]
+    abouts: list[StoredAbout] = field(default_factory=list)

@@ -18,6 +18,8 @@ from hopgraph.errors import HopgraphError
 from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.linkgraph.ppr import MentionGraph, build_mention_graph
 from hopgraph.records.documents import ChunkTable, rows_by_document
+from hopgraph.records.names import NameGraph
+from hopgraph.retrieval.partial_names import PartialNames
 from hopgraph.store.base import DocumentStore
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
@@ -30,10 +32,12 @@ class SearchIndex:
     vectors: np.ndarray  # (n_chunks, dim), L2-normalised
     keyword: KeywordIndex
     links: sparse.csr_matrix  # (source row, target row) → id of the name that made the link (≥ 1)
+    link_weights: sparse.csr_matrix  # the same pattern → the link's weight (its target's aboutness)
     name_surfaces: dict[int, str]  # name id → surface
     question_names: MentionFinder  # finds document names in a question
-    rows_named: dict[str, list[int]]  # case-folded surface → chunk rows of the documents it names
+    rows_named: dict[str, list[int]]  # case-folded surface → the chunk rows most about it
     display_names: dict[str, str]  # case-folded surface → the surface as written in the corpus
+    partial_names: PartialNames  # names a question writes in part (retrieval/partial_names.py)
     embedder: Embedder
     load_seconds: dict[str, float] = field(default_factory=dict)
     mention_graphs: dict[float, MentionGraph] = field(default_factory=dict)  # by reverse weight
@@ -52,7 +56,8 @@ class SearchIndex:
         graph = self.mention_graphs.get(reverse_weight)
         if graph is None:
             started = time.perf_counter()
-            graph = self.mention_graphs[reverse_weight] = build_mention_graph(self.links, reverse_weight)
+            graph = self.mention_graphs[reverse_weight] = build_mention_graph(self.links, reverse_weight,
+                                                                              self.link_weights)
             self.load_seconds[f"mention_graph_{reverse_weight:g}"] = time.perf_counter() - started
         return graph
 
@@ -82,23 +87,46 @@ def load_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
     graph = store.name_graph()
     row_of = table.row_of()
     n = len(table)
-    link_rows = np.asarray([(row_of[k.source_chunk], row_of[k.target_chunk], k.name_id) for k in graph.links
-                            if k.source_chunk in row_of and k.target_chunk in row_of], dtype=np.int64).reshape(-1, 3)
-    link_matrix = sparse.csr_matrix((link_rows[:, 2], (link_rows[:, 0], link_rows[:, 1])), shape=(n, n))
-    rows_of_doc = rows_by_document(table.doc_ids)
-    rows_named: dict[str, list[int]] = defaultdict(list)  # case-folded surface → rows
-    display: dict[str, str] = {}  # case-folded surface → the name as a document writes it
-    for name in graph.names:
-        # In a question every name counts but noise-words: a hub like "United States" is still a
-        # fine thing to look up when the question says it; it is only a poor *link* anchor.
-        if name.doc_id is not None and name.filtered not in ("short", "numeric"):
-            display.setdefault(name.surface.casefold(), name.surface)
-            rows = rows_named[name.surface.casefold()]
-            rows.extend(r for r in rows_of_doc.get(name.doc_id, []) if r not in rows)
+    kept = [(row_of[k.source_chunk], row_of[k.target_chunk], k.name_id, k.weight) for k in graph.links
+            if k.source_chunk in row_of and k.target_chunk in row_of]
+    sources, targets = [k[0] for k in kept], [k[1] for k in kept]
+    rows_named = _rows_named(graph, row_of, rows_by_document(table.doc_ids))
+    display = {name.surface.casefold(): name.surface for name in reversed(graph.names)
+               if name.surface.casefold() in rows_named}
     return SearchIndex(
-        table=table, vectors=vectors, keyword=keyword, links=link_matrix,
+        table=table, vectors=vectors, keyword=keyword, links=_csr([k[2] for k in kept], sources, targets, n),
+        link_weights=_csr([k[3] for k in kept], sources, targets, n),
         name_surfaces={name.id: name.surface for name in graph.names},
-        question_names=MentionFinder(rows_named, casefold=True), rows_named=dict(rows_named),
-        display_names=display, embedder=embedder,
+        question_names=MentionFinder(rows_named, casefold=True), rows_named=rows_named,
+        display_names=display, partial_names=PartialNames(rows_named), embedder=embedder,
         load_seconds={"vectors": loaded - started, "bm25": keyword_built - loaded,
                       "graph": time.perf_counter() - keyword_built})
+
+
+def _csr(data: list[float] | list[int], sources: list[int], targets: list[int], n: int) -> sparse.csr_matrix:
+    matrix = sparse.csr_matrix((np.asarray(data), (np.asarray(sources, dtype=np.int64),
+                                                   np.asarray(targets, dtype=np.int64))), shape=(n, n))
+    matrix.sort_indices()  # the name and weight matrices share one pattern, entry for entry
+    return matrix
+
+
+def _rows_named(graph: NameGraph, row_of: dict[int, int], rows_of_doc: dict[int, list[int]]) -> dict[str, list[int]]:
+    """Case-folded surface → the chunk rows most about it (every namesake's, best weight first).
+
+    In a question every name counts but noise-words: a hub like "United States" is still a fine
+    thing to look up when the question says it; it is only a poor *link* anchor. A store without
+    aboutness rows (written before them) names every chunk of the document."""
+    about: dict[int, dict[int, float]] = defaultdict(dict)
+    for entry in graph.abouts:
+        if entry.chunk_id in row_of:
+            about[entry.name_id][row_of[entry.chunk_id]] = entry.weight
+    best: dict[str, dict[int, float]] = defaultdict(dict)
+    for name in graph.names:
+        if name.doc_id is None or name.filtered in ("short", "numeric"):
+            continue
+        rows = about.get(name.id) if graph.abouts else {r: 1.0 for r in rows_of_doc.get(name.doc_id, [])}
+        folded = best[name.surface.casefold()]
+        for row, weight in (rows or {}).items():
+            folded[row] = max(weight, folded.get(row, 0.0))
+    return {surface: sorted(r for r, w in rows.items() if w == max(rows.values()))
+            for surface, rows in best.items() if rows}

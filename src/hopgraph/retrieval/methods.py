@@ -165,18 +165,20 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
 
 def _place_links(index: SearchIndex, scores: np.ndarray, seeds: list[int], places: int,
                  taken: dict[int, None], take: Callable[..., None], namesakes: dict[str, int] | None = None) -> None:
-    """Place up to `places` chunks linked from the seeds: breadth first — every seed's best-scored
-    link before any seed's second — so a comparison of two films gets both directors, not two
-    people from one film. A link made by a name the question says (case-folded, a key of
-    `namesakes`) leads to a namesake: it is placed only while that name has places left."""
+    """Place up to `places` chunks linked from the seeds: breadth first — every seed's best link
+    (the most about its name, then the best-scored) before any seed's second — so a comparison of
+    two films gets both directors, not two people from one film. A link made by a name the
+    question says (case-folded, a key of `namesakes`) leads to a namesake: it is placed only while
+    that name has places left."""
     queues: dict[int, list[tuple[int, int]]] = {}
-    seen: set[int] = set()
-    for target, seed, name_id in stages.linked_from(index, seeds):
-        if target not in taken and target not in seen:
-            seen.add(target)
+    weight: dict[int, float] = {}
+    links = stages.linked_from(index, seeds)
+    for (target, seed, name_id), w in zip(links, stages.link_weights_from(index, seeds), strict=True):
+        if target not in taken and target not in weight:
+            weight[target] = w
             queues.setdefault(seed, []).append((target, name_id))
-    for queue in queues.values():
-        queue.sort(key=lambda pair: -scores[pair[0]])
+    for queue in queues.values():  # where the name is the subject first, then by the ranker
+        queue.sort(key=lambda pair: (-weight[pair[0]], -scores[pair[0]]))
     placed = 0
     for depth in range(max(map(len, queues.values()), default=0)):
         for seed, queue in queues.items():

@@ -6,6 +6,8 @@ expanders take rows and return rows. Methods (methods.py) compose them under a B
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
@@ -74,13 +76,26 @@ def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = fr
 
 
 def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]]:
-    """(row, surface) for every chunk of every document whose name the question mentions."""
+    """(row, surface) for every chunk most about a name the question mentions: exactly (any case;
+    one word only capitalised), then the names it writes in part (retrieval/partial_names.py)."""
     found = []
+    matched = []
     for surface_index in index.question_names.find(question):
         folded = index.question_names.surfaces[surface_index]
         surface = index.display_names.get(folded, folded)
+        if " " not in surface and not re.search(rf"(?<!\w){re.escape(surface)}(?!\w)", question, re.I):
+            continue
+        if " " not in surface and not _capitalised_in(surface, question):
+            continue  # one word counts capitalised ("Young", not "a young actor"); longer names in any case
+        matched.append(surface)
         found.extend((row, surface) for row in index.rows_named.get(folded, []))
+    partial = index.partial_names.find(question, matched)
+    found.extend((row, index.display_names.get(folded, folded)) for row, folded in partial)
     return found
+
+
+def _capitalised_in(word: str, question: str) -> bool:
+    return any(m.group(0)[:1].isupper() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", question, re.I))
 
 
 def linked_from(index: SearchIndex, seeds: list[int]) -> list[tuple[int, int, int]]:
@@ -91,4 +106,13 @@ def linked_from(index: SearchIndex, seeds: list[int]) -> list[tuple[int, int, in
         targets = index.links.indices[start:end]
         name_ids = index.links.data[start:end]
         out.extend((int(t), seed, int(n)) for t, n in zip(targets, name_ids, strict=True))
+    return out
+
+
+def link_weights_from(index: SearchIndex, seeds: list[int]) -> list[float]:
+    """The weights of the links `linked_from` lists, in its order (the two matrices share a pattern)."""
+    out: list[float] = []
+    for seed in seeds:
+        out.extend(index.link_weights.data[index.link_weights.indptr[seed]:index.link_weights.indptr[seed + 1]]
+                   .tolist())
     return out

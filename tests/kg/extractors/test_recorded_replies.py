@@ -20,7 +20,8 @@ def test_recorded_real_model_replies_replay_into_a_graph_offline(tmp_path):
     model = json.loads(REPLIES.read_text(encoding="utf-8"))[0]["model"]
     # Port 9 (discard) on loopback: a cache miss would be an error, never a request.
     client = LLMClient("http://127.0.0.1:9/v1", model, cache=ReplayLLMCache(REPLIES, strict=True))
-    with HopGraph(str(tmp_path / "replay.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:
+    # Recorded over 600-token windows: the extraction prompts must be byte-identical to be found.
+    with HopGraph(str(tmp_path / "replay.db"), Settings(chunking="windows"), embedder=BagOfWordsEmbedder()) as hg:
         hg.index([SUPPLIERS / "docs"], SUPPLIERS / "aliases.csv")
         report = hg.extract(client)
         assert report.failed == [] and report.extracted == report.chunks == 36  # every chunk was recorded

@@ -8,7 +8,7 @@ import numpy as np
 
 from hopgraph.errors import HopgraphError
 from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, cite, utc_now
-from hopgraph.records.names import GraphRows, NameGraph, StoredLink, StoredName
+from hopgraph.records.names import GraphRows, NameGraph, StoredAbout, StoredLink, StoredName
 from hopgraph.store.base import GraphBuilder
 from hopgraph.store.sqlite.connection import Tables
 
@@ -69,23 +69,26 @@ class DocumentTables(Tables):
                     "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
                     "VALUES (?, ?, ?, ?, ?)", (doc.source, doc.title, content_hash, stamp, doc.title_source)).lastrowid
             self._db.executemany(
-                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page) VALUES (?, ?, ?, ?, ?, ?)",
-                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page) for c, text_hash in chunks])
+                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
 
     def _replace_graph(self, graph: GraphRows) -> None:
-        for table in ("links", "mentions", "names"):
+        for table in ("links", "mentions", "abouts", "names"):
             self._db.execute(f"DELETE FROM {table}")
         self._db.executemany(
             "INSERT INTO names (id, surface, kind, doc_id, filtered) VALUES (?, ?, ?, ?, ?)",
             [(i + 1, n.surface, n.kind, n.doc_id, n.filtered) for i, n in enumerate(graph.names)])
         self._db.executemany("INSERT INTO mentions (chunk_id, name_id) VALUES (?, ?)",
                              [(c, n + 1) for c, n in graph.mentions])
-        self._db.executemany("INSERT INTO links (source_chunk, target_chunk, name_id) VALUES (?, ?, ?)",
-                             [(s, t, n + 1) for s, t, n in graph.links])
+        self._db.executemany("INSERT INTO links (source_chunk, target_chunk, name_id, weight) VALUES (?, ?, ?, ?)",
+                             [(s, t, n + 1, w) for s, t, n, w in graph.links])
+        self._db.executemany("INSERT INTO abouts (chunk_id, name_id, weight) VALUES (?, ?, ?)",
+                             [(c, n + 1, w) for c, n, w in graph.abouts])
 
     def chunk_table(self) -> ChunkTable:
         rows = self._db.execute(
-            "SELECT c.id, c.doc_id, c.text, c.text_hash, c.ord, c.page FROM chunks c "
+            "SELECT c.id, c.doc_id, c.text, c.text_hash, c.ord, c.page, c.continues FROM chunks c "
             "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
         documents = self._db.execute(
             "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
@@ -96,7 +99,7 @@ class DocumentTables(Tables):
             titles={doc_id: title for doc_id, title, _, _ in documents},
             sources={doc_id: source for doc_id, _, source, _ in documents},
             title_sources={doc_id: title_source for doc_id, _, _, title_source in documents},
-            ords=[r[4] for r in rows], pages=[r[5] for r in rows])
+            ords=[r[4] for r in rows], pages=[r[5] for r in rows], continues=[bool(r[6]) for r in rows])
 
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
@@ -110,8 +113,26 @@ class DocumentTables(Tables):
 
     def name_graph(self) -> NameGraph:
         names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
-        links = self._db.execute("SELECT source_chunk, target_chunk, name_id FROM links").fetchall()
-        return NameGraph([StoredName(*row) for row in names], [StoredLink(*row) for row in links])
+        links = self._db.execute("SELECT source_chunk, target_chunk, name_id, weight FROM links").fetchall()
+        abouts = self._db.execute("SELECT chunk_id, name_id, weight FROM abouts").fetchall()
+        return NameGraph([StoredName(*row) for row in names], [StoredLink(*row) for row in links],
+                         [StoredAbout(*row) for row in abouts])
+
+    def cached_readings(self, text_hashes: Sequence[str], reader: str) -> dict[str, str]:
+        found: dict[str, str] = {}
+        hashes = list(dict.fromkeys(text_hashes))
+        for start in range(0, len(hashes), 500):
+            part = hashes[start : start + 500]
+            marks = ",".join("?" * len(part))
+            found.update(self._db.execute(
+                f"SELECT text_hash, payload FROM readings WHERE reader = ? AND text_hash IN ({marks})",
+                [reader, *part]).fetchall())
+        return found
+
+    def save_readings(self, readings: dict[str, str], reader: str) -> None:
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO readings (text_hash, reader, payload) VALUES (?, ?, ?)",
+                                 [(h, reader, p) for h, p in readings.items()])
 
     def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
         ids = sorted(set(chunk_ids))

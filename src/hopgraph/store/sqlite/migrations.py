@@ -82,11 +82,30 @@ def _source_extractors(db: sqlite3.Connection) -> None:
     _add_column(db, "relation_sources", "extractor", "TEXT NOT NULL DEFAULT ''")
 
 
+def _aboutness(db: sqlite3.Connection) -> None:
+    """Version 4: names read from the text. `chunks.continues` (the chunk starts inside a paragraph
+    an earlier chunk began), `links.weight` (how much the target is about the linking name), what
+    each chunk is about (`abouts`), and the cache of paragraph readings (`readings`, by text hash)."""
+    _add_column(db, "chunks", "continues", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "links", "weight", "REAL NOT NULL DEFAULT 1")
+    db.execute("""CREATE TABLE IF NOT EXISTS abouts (
+        chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+        name_id  INTEGER NOT NULL REFERENCES names(id) ON DELETE CASCADE,
+        weight   REAL NOT NULL,
+        PRIMARY KEY (chunk_id, name_id))""")
+    db.execute("""CREATE TABLE IF NOT EXISTS readings (
+        text_hash TEXT NOT NULL,
+        reader    TEXT NOT NULL,
+        payload   TEXT NOT NULL,
+        PRIMARY KEY (text_hash, reader))""")
+
+
 # (version reached, what it changes, the step). Append only: a released step never changes.
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "schema version and application id; the 0.3 tables", _baseline),
     (2, "chunks.page and documents.title_source", _pages_and_title_sources),
     (3, "relation_sources.extractor", _source_extractors),
+    (4, "chunks.continues, links.weight, abouts, readings", _aboutness),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

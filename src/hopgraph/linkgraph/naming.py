@@ -1,0 +1,112 @@
+"""Where names come from when indexing: titles that are names, and the text, decided per document.
+
+`names_from` (setting `names_from`, `--names-from` on `index` and `eval`):
+- "auto" (default): every chunk's names from its text (linkgraph/aboutness.py), plus the title of
+  each document whose title is a name — PDF/DOCX metadata, a Markdown or DOCX heading, an HTML
+  <title>, or a record's title (HotpotQA, {title, text}) that its text mentions; never a file
+  stem or an id ("doc-00042");
+- "titles": titles only (no text is parsed: the fastest, for corpora titled by their subjects);
+- "text": the text only; "both": every title and the text.
+Paragraph readings are cached in the store by text hash (like vectors) and read before the write
+transaction, so the slow model never runs while the store is locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hopgraph.errors import InputError
+from hopgraph.linkgraph import aboutness
+from hopgraph.linkgraph.links import title_is_named_in
+from hopgraph.records.documents import ChunkTable
+from hopgraph.store.base import DocumentStore
+from hopgraph.text import nlp
+
+NAME_SOURCES = ("auto", "titles", "text", "both")
+
+
+def check_source(names_from: str) -> str:
+    if names_from not in NAME_SOURCES:
+        raise InputError(f"names from {names_from!r}: use one of {', '.join(NAME_SOURCES)}")
+    return names_from
+
+
+def reads_text(names_from: str) -> bool:
+    return names_from != "titles"
+
+
+def title_docs(table: ChunkTable, names_from: str) -> set[int]:
+    """The documents whose title is one of their names under `names_from`."""
+    if names_from == "text":
+        return set()
+    if names_from in ("titles", "both"):
+        return set(table.titles)
+    return {doc for doc, title in table.titles.items() if _title_is_name(table, doc, title)}
+
+
+NAMING_SOURCES = frozenset({"metadata", "heading", "html"})  # titles someone wrote as the document's name
+
+
+def _title_is_name(table: ChunkTable, doc: int, title: str) -> bool:
+    """A title from metadata, a heading or an HTML <title> is a name; a file stem never is; a
+    record's title ("Adriana Trigiani", "doc-00042") is when its text mentions it."""
+    source = table.title_sources.get(doc, "record")
+    if source != "record":
+        return source in NAMING_SOURCES
+    rows = (table.doc_ids == doc).nonzero()[0]
+    return any(title_is_named_in(title, table.texts[row]) for row in rows)
+
+
+def paragraph_texts(texts: Sequence[str]) -> dict[str, str]:
+    """Hash → text of every paragraph of the given chunk texts."""
+    return {h: p for parts in aboutness.chunk_paragraphs(texts) for h, p in parts}
+
+
+def read_new_paragraphs(store: DocumentStore, texts: Sequence[str],
+                        progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, aboutness.Reading], int]:
+    """Readings of every paragraph of `texts`: stored ones reused, new ones read and committed.
+    Returns them and how many paragraphs were parsed."""
+    wanted = paragraph_texts(texts)
+    stored = {h: aboutness.Reading.from_json(p)
+              for h, p in store.cached_readings(list(wanted), aboutness.VERSION).items()}
+    readings = aboutness.read_paragraphs(wanted, stored, progress)
+    new = {h: r.to_json() for h, r in readings.items() if h not in stored}
+    if new:
+        store.save_readings(new, aboutness.VERSION)
+    return readings, len(new)
+
+
+@dataclass
+class ChunkNames:
+    """What the graph builder needs: per chunk row surface → aboutness, and the titled documents."""
+
+    about: list[dict[str, float]] | None
+    titled: set[int]
+
+
+def chunk_names(table: ChunkTable, names_from: str, readings: dict[str, aboutness.Reading],
+                frequent: bool = False) -> ChunkNames:
+    """Aboutness of every chunk from its paragraphs' readings (any paragraph not read yet is read
+    here), short forms resolved over the corpus; and which titles are names."""
+    titled = title_docs(table, names_from)
+    if not reads_text(names_from):
+        return ChunkNames(None, titled)
+    parts = aboutness.chunk_paragraphs(table.texts)
+    missing = {h: p for chunk in parts for h, p in chunk if h not in readings}
+    readings = aboutness.read_paragraphs(missing, readings) if missing else readings
+    continues = table.continues or [False] * len(table)
+    about = aboutness.chunk_aboutness(parts, list(continues), readings, frequent)
+    return ChunkNames(_with_short_forms(about, table.texts), titled)
+
+
+def _with_short_forms(about: list[dict[str, float]], texts: Sequence[str]) -> list[dict[str, float]]:
+    """Each chunk's names plus the shortened given names the corpus uses for them ("Tim Russert"
+    for a chunk about "Timothy John Russert"), at the chunk's own weight."""
+    lists = {row: list(weights) for row, weights in enumerate(about) if weights}
+    resolved = nlp.short_forms(lists, texts)
+    out = []
+    for row, weights in enumerate(about):
+        extra = [s for s in resolved.get(row, ()) if s not in weights]
+        out.append({**weights, **dict.fromkeys(extra, max(weights.values()))} if extra else weights)
+    return out
