@@ -135,7 +135,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
     check_source(settings.names_from)
     questions, records, data_hash = load_questions(data)
     if corpus:
-        docs = read_documents(corpus)
+        docs = read_documents(corpus.resolve())  # one source whatever the working folder
         corpus_hash = hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
     else:
         docs, corpus_hash = pooled_corpus(records, f"eval:{data.name}"), ""
@@ -150,7 +150,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
                                               "entities": graph.entities, "relations": graph.relations}
         results = {m: evaluate_method(hg, questions, m, top, quiet) for m in methods}
     return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top,
-            "names_from": settings.names_from, "chunking": f"{settings.chunking} {chunking_key(settings)}",
+            "names_from": settings.names_from, "chunking": chunking_key(settings),
             "index_seconds": index_seconds, "methods": results, "store": hg.store.location}
 
 

@@ -16,7 +16,7 @@ from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.ingest.readers import SUPPORTED, read_documents
 
 FILES = {"q3_supplier_review.pdf", "visit_notes_may.docx", "pump_line_update.md", "friction_supplier_call.txt"}
-QUESTION = "Where is the plant of the foundry that supplies the brake maker?"
+QUESTION = "Which town do the disc castings of Tessaro Brakes come from?"
 
 
 @pytest.fixture(scope="module")

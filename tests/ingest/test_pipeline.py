@@ -284,3 +284,30 @@ def test_a_title_that_now_comes_from_elsewhere_is_relabelled_without_rechunking(
     assert (report.updated, report.unchanged, report.chunks_written) == (1, 0, 0)
     table = store.chunk_table()
     assert table.ids.tolist() == chunk_ids and set(table.title_sources.values()) == {"heading"}
+
+
+def test_a_folder_read_by_another_path_replaces_its_documents_never_doubles_them(tmp_path: Path,
+                                                                               monkeypatch) -> None:
+    from hopgraph.engine import HopGraph
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("Ravik Foundry casts discs in Dharwad.", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with HopGraph(str(tmp_path / "x.db"), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index(["docs"])
+        monkeypatch.chdir(tmp_path / "docs")
+        again = hg.index(["."])
+        assert (again.added, again.unchanged) == (0, 1)
+        assert [source for source, _ in hg.store.active_documents()] == [str(tmp_path / "docs" / "a.md")]
+
+
+def test_a_relative_source_of_an_older_store_is_withdrawn_when_its_file_is_read_again(
+        store: SQLiteStore, embedder: BagOfWordsEmbedder, tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "a.md").write_text("Ravik Foundry casts discs in Dharwad.", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    typed = Document("a", "Ravik Foundry casts discs.", "a.md")  # as hopgraph ≤ 0.3 stored it
+    index_documents(store, embedder, [typed], Settings())
+    read = read_paths(["a.md"])
+    report = index_documents(store, embedder, read.documents, Settings())
+    assert (report.added, report.withdrawn) == (1, 1)
+    assert [source for source, _ in store.active_documents()] == [str(tmp_path / "a.md")]

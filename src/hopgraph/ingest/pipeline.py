@@ -11,7 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from hopgraph.config import Settings
@@ -95,12 +95,19 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> ReadResult:
     skipped: list[Skip] = []
     for path in bar_over(files, "reading", quiet):
         try:
-            docs.extend(read_documents(path))
+            docs.extend(_by_absolute_path(read_documents(path), path))
         except UnreadableFile as err:
             skipped.append(Skip(err.path, err.reason))
     if files and len(skipped) == len(files):
         raise InputError(_nothing_readable(skipped))
     return ReadResult(docs, skipped)
+
+
+def _by_absolute_path(docs: list[Document], path: Path) -> list[Document]:
+    """The documents with the file's absolute path as their source: `docs/a.md` and `./docs/a.md`
+    are one source whatever the working folder (messages keep the path as typed)."""
+    absolute = str(path.resolve())
+    return [replace(d, source=absolute) if d.source == str(path) else d for d in docs]
 
 
 def _nothing_readable(skipped: list[Skip]) -> str:
@@ -141,9 +148,19 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
         present = {(d.source, d.title) for d in docs}
         sources = {d.source for d in docs} if replace_sources is True else set(replace_sources)
         change.withdrawn = [stored.id for key, stored in active.items()
-                            if key[0] in sources and key not in present]
+                            if _same_file(key[0], sources) and key not in present]
         report.withdrawn = len(change.withdrawn)
     return change, report
+
+
+def _same_file(stored_source: str, sources: set[str]) -> bool:
+    """Whether a stored source is one of the sources read now. Files are stored by absolute path; a
+    store written before that holds them as typed (`docs/a.md`): such a source matches when it
+    names the same file from here, so re-reading a folder replaces its documents, never doubles them."""
+    if stored_source in sources:
+        return True
+    path = Path(stored_source)
+    return not path.is_absolute() and path.exists() and str(path.resolve()) in sources
 
 
 def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
