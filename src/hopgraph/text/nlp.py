@@ -27,7 +27,7 @@ The rule — text says what it is about in its first sentence, and names it the 
    shorter and sharing its first three letters ("Andy"/"Andrew"); "Nathan H. Juran" (middle
    initials) names the one about "Nathan Juran"; nicknames and near spellings ("Bill Condon",
    "Babubhai Mistri") name theirs (hopgraph.text.name_variants).
-bench/names_from_text.py measures the rule. Tried when it was chosen, and left out because it did
+bench/untitled.py measures the rule. Tried when it was chosen, and left out because it did
 not help: lowercase leads ("The princess cut"), surname-only aliases (many wrong links), person
 forms for every lead, the subject of any first verb, spaCy's PERSON span as an alias, dropping
 names that several paragraphs claim, "born X" birth names.
