@@ -7,15 +7,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 from scripted_chat import USAGE, ScriptedChat, scripted_chat
 from testkit import TEST_DATA, BagOfWordsEmbedder
 
-from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.prompts import community_rating, global_map, global_reduce
@@ -257,16 +254,6 @@ def test_offline_answer_lists_findings_with_their_citations() -> None:
 
 
 # --- the bundled book --------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HopGraph]:
-    path = tmp_path_factory.mktemp("book") / "carol.db"
-    text = resources.files("hopgraph.assets").joinpath("a_christmas_carol.txt")
-    with resources.as_file(text) as source, HopGraph(str(path), Settings(), embedder=BagOfWordsEmbedder()) as hg:
-        hg.index([Path(source)])
-        hg.extract_concepts()
-        yield hg
 
 
 @pytest.mark.slow
