@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from hopgraph.communities.labels import label_reports
 from hopgraph.communities.leiden import build_communities
 from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
 from hopgraph.config import Settings, load_settings
@@ -179,8 +180,9 @@ class HopGraph:
         return tree
 
     def reports(self, use_llm: bool | None = None, progress: object = None) -> ReportRun:
-        """A report per community: by the LLM when one is configured (or `use_llm`), else extractive.
-        Reports are stored by content hash; only communities that changed are written again."""
+        """A report per community: by the LLM when one is configured (or `use_llm`), else extractive,
+        with its labels. Reports are stored by content hash; only communities that changed are
+        written (and labelled) again."""
         tree, graph = self.communities(), self.knowledge_graph
         writer = self.llm() if (self.has_llm if use_llm is None else use_llm) else None
         stored = self.store.stored_reports(writer.model if writer else EXTRACTIVE)
@@ -192,7 +194,9 @@ class HopGraph:
             run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
         else:
             run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
-        self.store.save_reports([r for r in run.reports if r.hash not in stored])
+        # Labels are computed once, for every report that has none (new, or stored before labels).
+        labelled = {id(r) for r in label_reports(run.reports, graph, tree, self.chunk_texts)}
+        self.store.save_reports([r for r in run.reports if r.hash not in stored or id(r) in labelled])
         return run
 
     # --- questions ---------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ import Stemmer
 from scipy import sparse
 
 from hopgraph.communities.reports import community_chunks
-from hopgraph.records.communities import Community, CommunityTree
+from hopgraph.records.communities import Community, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 
 ChunkTexts = Callable[[set[int]], dict[int, str]]
@@ -267,3 +267,26 @@ def label_group(pools: dict[int, Candidates], group: Sequence[Community], longer
     """The labels of a group of siblings, each from the phrases it owns."""
     owner = owners(pools, group, longer)
     return {c.id: choose(pools[c.id], lambda key, c=c.id: owner.get(key) == c, longer, k) for c in group}
+
+
+def label_reports(reports: Sequence[CommunityReport], graph: KnowledgeGraph, tree: CommunityTree,
+                  chunk_texts: ChunkTexts) -> list[CommunityReport]:
+    """Labels the reports that have none yet (all of the tree's are computed at once: c-TF-IDF
+    compares the communities of a level) and returns those it labelled, to be stored."""
+    unlabelled = [r for r in reports if r.labels is None]
+    if unlabelled:
+        labels = community_labels(graph, tree, chunk_texts)
+        for report in unlabelled:
+            report.labels = labels.get(report.community_id, [])
+    return unlabelled
+
+
+def words(text: str) -> list[str]:
+    """The text's stemmed words, as labels are matched (`mentions`)."""
+    return [stem(w.strip("'’-")) for w in _WORD.findall(_TITLE.sub(r"\1", text)) if w.strip("'’-")]
+
+
+def mentions(label_words: Sequence[str], text_words: Sequence[str]) -> bool:
+    """Whether the label's stemmed words occur one after another among the text's."""
+    n = len(label_words)
+    return n > 0 and any(text_words[i:i + n] == list(label_words) for i in range(len(text_words) - n + 1))
