@@ -6,6 +6,8 @@ scripted_chat, local_model."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +45,18 @@ def hotpot_e2e(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, di
     records = json.loads(sample_path().read_text(encoding="utf-8"))[:E2E_RECORDS]
     data.write_text(json.dumps(records), encoding="utf-8")
     return data, store, run_eval(data, methods=E2E_METHODS, store=str(store), settings=Settings())
+
+
+@pytest.fixture(scope="session")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HopGraph]:
+    """The bundled A Christmas Carol with its concept graph (spaCy), indexed once with the bag-of-words
+    embedder. Shared by the community, label and global-search tests, which only read it. The
+    recorded global-search replies were made over 600-token windows: their prompts must be
+    byte-identical, so the book keeps that chunking here."""
+    path = tmp_path_factory.mktemp("book") / "carol.db"
+    text = resources.files("hopgraph.assets").joinpath("a_christmas_carol.txt")
+    settings = Settings(chunking="windows")
+    with resources.as_file(text) as source, HopGraph(str(path), settings, embedder=BagOfWordsEmbedder()) as hg:
+        hg.index([Path(source)])
+        hg.extract_concepts()
+        yield hg

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from hopgraph.communities.labels import label_reports
 from hopgraph.communities.leiden import build_communities
-from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
+from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports, representative_chunks
 from hopgraph.config import Settings, load_settings
 from hopgraph.errors import HopgraphError
 from hopgraph.ingest.pipeline import IndexReport, index_documents, read_paths
@@ -27,6 +28,7 @@ from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_sear
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
 from hopgraph.query.paths import Follow, answer_paths, find_paths
+from hopgraph.query.themes import ChunksOf
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -39,6 +41,8 @@ from hopgraph.retrieval.router import AUTO, Route, run_auto
 from hopgraph.retrieval.router import route as route_question
 from hopgraph.store import Store, open_store
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
+
+THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
 
 
 class HopGraph:
@@ -178,8 +182,9 @@ class HopGraph:
         return tree
 
     def reports(self, use_llm: bool | None = None, progress: object = None) -> ReportRun:
-        """A report per community: by the LLM when one is configured (or `use_llm`), else extractive.
-        Reports are stored by content hash; only communities that changed are written again."""
+        """A report per community: by the LLM when one is configured (or `use_llm`), else extractive,
+        with its labels. Reports are stored by content hash; only communities that changed are
+        written (and labelled) again."""
         tree, graph = self.communities(), self.knowledge_graph
         writer = self.llm() if (self.has_llm if use_llm is None else use_llm) else None
         stored = self.store.stored_reports(writer.model if writer else EXTRACTIVE)
@@ -191,7 +196,9 @@ class HopGraph:
             run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
         else:
             run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
-        self.store.save_reports([r for r in run.reports if r.hash not in stored])
+        # Labels are computed once, for every report that has none (new, or stored before labels).
+        labelled = {id(r) for r in label_reports(run.reports, graph, tree, self.chunk_texts)}
+        self.store.save_reports([r for r in run.reports if r.hash not in stored or id(r) in labelled])
         return run
 
     # --- questions ---------------------------------------------------------------------------------
@@ -272,8 +279,15 @@ class HopGraph:
         settings = self.settings
         budget = budget or GlobalBudget(level=settings.global_level, batch_tokens=settings.global_batch_tokens,
                                         context_tokens=settings.global_context_tokens)
-        return global_search(question, self.reports().reports, self.communities(), budget, self._llm_if_configured(),
-                             self.cached_embedder)
+        tree = self.communities()
+        return global_search(question, self.reports().reports, tree, budget, self._llm_if_configured(),
+                             self.cached_embedder, self._representative_texts(tree))
+
+    def _representative_texts(self, tree: CommunityTree) -> ChunksOf:
+        """community id → the texts of its most representative chunks (where themes find their sentences)."""
+        graph = self.knowledge_graph
+        return lambda community_id: self.chunk_texts(
+            representative_chunks(graph, tree.communities[community_id], THEME_CHUNKS))
 
     def lazy_global(self, question: str, budget: LazyBudget | None = None) -> LazyResult:
         """LazyGraphRAG global search: no reports, relevance tests over the community tree (by the LLM

@@ -23,6 +23,7 @@ def test_reports_are_written_extractively_with_citations(imported):
     out = invoke("reports", "--store", str(imported), "--extractive", "--show", "1")
     assert re.search(r"^\d+ reports \(extractive\); 0 failed", out, re.MULTILINE)
     assert "[community " in out and "[chunks " in out
+    assert re.search(r"^Labels: \S", out, re.MULTILINE)  # the community's labels, shown with its report
 
 
 def test_reports_estimate_counts_a_call_per_community_and_spends_nothing(imported):

@@ -108,9 +108,12 @@ def test_stored_reports_are_reused_by_hash_without_a_request(
     fake.responder = by_title(fake)
     first = llm_reports(graph, tree, make_client(), texts, budget_tokens=5000)
     sent = len(fake.requests)
+    for report in first.reports:
+        report.labels = [f"label of {report.title}"]
     stored = {r.hash: r for r in first.reports}
     again = llm_reports(graph, tree, make_client(), texts, budget_tokens=5000, stored=stored)
     assert len(fake.requests) == sent and [r.title for r in again.reports] == [r.title for r in first.reports]
+    assert [r.labels for r in again.reports] == [[f"label of {r.title}"] for r in first.reports]  # kept too
 
 
 def test_estimate_counts_one_call_per_community_within_the_budget() -> None:

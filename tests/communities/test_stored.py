@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from testkit import SUPPLIERS, BagOfWordsEmbedder
 
+import hopgraph.communities.labels
 import hopgraph.engine
 from hopgraph.communities.leiden import is_connected
 from hopgraph.config import Settings
@@ -51,6 +52,27 @@ def test_extractive_reports_are_stored_and_reused(suppliers: HopGraph, monkeypat
     monkeypatch.setattr(hopgraph.engine, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
     again = suppliers.reports(use_llm=False)
     assert [r.title for r in again.reports] == [r.title for r in first.reports]
+
+
+def test_labels_are_stored_with_the_reports_and_computed_once(suppliers: HopGraph,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    first = suppliers.reports(use_llm=False)
+    assert all(r.labels for r in first.reports)
+    stored = suppliers.store.stored_reports("extractive")
+    assert {h: r.labels for h, r in stored.items()} == {r.hash: r.labels for r in first.reports}
+    monkeypatch.setattr(hopgraph.communities.labels, "community_labels", lambda *a, **k: pytest.fail("labelled again"))
+    assert [r.labels for r in suppliers.reports(use_llm=False).reports] == [r.labels for r in first.reports]
+
+
+def test_reports_stored_before_labels_existed_are_labelled_once(suppliers: HopGraph,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    labels = [r.labels for r in suppliers.reports(use_llm=False).reports]
+    with suppliers.store._transaction():  # as a 0.4 store holds them: payloads without "labels"
+        suppliers.store._db.execute("UPDATE community_reports SET payload = json_remove(payload, '$.labels')")
+    assert all(r.labels is None for r in suppliers.store.stored_reports("extractive").values())
+    monkeypatch.setattr(hopgraph.engine, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
+    assert [r.labels for r in suppliers.reports(use_llm=False).reports] == labels
+    assert all(r.labels for r in suppliers.store.stored_reports("extractive").values())
 
 
 def test_an_update_rebuilds_the_tree_and_keeps_the_reports_of_unchanged_communities(suppliers: HopGraph,

@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 from scripted_chat import USAGE, ScriptedChat, scripted_chat
 from testkit import TEST_DATA, BagOfWordsEmbedder
 
-from hopgraph.config import Settings
+from hopgraph.communities.labels import mentions, words
 from hopgraph.engine import HopGraph
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.prompts import community_rating, global_map, global_reduce
@@ -247,42 +245,60 @@ def test_a_specific_question_beats_importance() -> None:
     assert ranked[0][0].community_id == 7
 
 
-def test_offline_answer_lists_findings_with_their_citations() -> None:
-    result = global_search(QUESTION, REPORTS, tree(), GlobalBudget(level=1, top_findings=3),
+def test_offline_answer_without_labels_lists_each_reports_findings_with_their_citations() -> None:
+    result = global_search(QUESTION, REPORTS, tree(), GlobalBudget(level=1, themes=3),
                            embedder=BagOfWordsEmbedder())
-    assert result.mode == "extractive" and result.answer.startswith("Extractive answer")
+    assert result.mode == "extractive" and result.answer.startswith("Themes (no LLM configured)")
     assert len(result.points) == 3 and result.citations == [c for p in result.points for c in p.chunk_ids]
-    assert all(f"[chunks {p.chunk_ids[0]}]" in result.answer for p in result.points)
-    assert result.used["llm_calls"] == 0 and result.used["reports_read"] == 6
+    assert all(len(p.chunk_ids) == 2 for p in result.points)  # two findings per theme, each citing its chunk
+    assert all(f"[chunks {c}]" in result.answer for p in result.points for c in p.chunk_ids)
+    titles = {r.community_id: r.title for r in REPORTS}
+    assert all(f". {titles[p.community_ids[0]]}\n" in result.answer for p in result.points)  # named by title
+    assert result.used["llm_calls"] == 0 and result.used["reports_read"] == 6 and result.used["themes"] == 3
 
 
 # --- the bundled book --------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HopGraph]:
-    path = tmp_path_factory.mktemp("book") / "carol.db"
-    text = resources.files("hopgraph.assets").joinpath("a_christmas_carol.txt")
-    # The recorded replies below were made over 600-token windows: the prompts must be byte-identical.
-    settings = Settings(chunking="windows")
-    with resources.as_file(text) as source, HopGraph(str(path), settings, embedder=BagOfWordsEmbedder()) as hg:
-        hg.index([Path(source)])
-        hg.extract_concepts()
-        yield hg
+def answer_themes(answer: str) -> list[tuple[str, list[tuple[str, list[int]]]]]:
+    """The numbered themes of an offline answer: (name, [(sentence, cited chunk ids)])."""
+    found: list[tuple[str, list[tuple[str, list[int]]]]] = []
+    for line in answer.splitlines()[1:]:
+        if match := re.match(r"(\d+)\. (.+)$", line):
+            assert int(match.group(1)) == len(found) + 1
+            found.append((match.group(2), []))
+        elif match := re.match(r"   - (.+) \[chunks ([\d, ]+)\]$", line):
+            found[-1][1].append((match.group(1), [int(c) for c in match.group(2).split(", ")]))
+    return found
 
 
 @pytest.mark.slow
-def test_the_themes_of_the_book_offline_cite_real_chunks(book: HopGraph) -> None:
+def test_the_themes_of_the_book_offline_are_labelled_supported_and_cite_real_chunks(book: HopGraph) -> None:
     result = book.global_search("What are the main themes of this story?")
     chunk_ids = {int(c) for c in book.search_index.table.ids}
     assert result.mode == "extractive" and result.used["llm_calls"] == 0
-    assert len(result.points) == GlobalBudget().top_findings and result.citations
     assert set(result.citations) <= chunk_ids
-    assert all(p.chunk_ids and set(p.chunk_ids) <= chunk_ids for p in result.points)
-    level0 = [r for r in book.reports().reports if r.level == 0]
+    reports = {r.community_id: r for r in book.reports().reports}
+    found = answer_themes(result.answer)
+    assert len(found) == len(result.points) == GlobalBudget().themes >= 5
+    shown: list[tuple[str, ...]] = []
+    for (name, sentences), point in zip(found, result.points, strict=True):
+        labels = reports[point.community_ids[0]].labels[:3]
+        assert labels and name == " · ".join(labels)  # each theme is named by its community's labels
+        shown += [tuple(words(label)) for label in labels]
+        assert 1 <= len(sentences) <= 2 and point.chunk_ids
+        for sentence, cited in sentences:
+            assert cited and set(cited) <= chunk_ids and set(cited) <= set(result.citations)
+            texts = book.chunk_texts(set(cited))
+            assert all(sentence in " ".join(texts[c].split()) for c in cited)  # a sentence of each chunk it cites
+            assert any(mentions(words(label), words(sentence)) for label in labels)  # that says the name
+    assert len(set(shown)) == len(shown)  # distinct themes: no label names two of them
+    level0 = [r for r in reports.values() if r.level == 0]
     most_important = max(level0, key=lambda r: (r.rating, -r.community_id))
     assert result.points[0].community_ids == [most_important.community_id]  # a generic question: importance
-    assert "Scrooge" in result.answer
+    graph = book.knowledge_graph
+    most_said = max(graph.entities.values(), key=lambda e: (len(e.chunks), -e.id))
+    assert words(most_said.name) == words(found[0][0].split(" · ")[0])  # the hub is named by its protagonist
 
 
 # Recorded by bench/record_global_replies.py from Qwen2.5-Coder-1.5B-Instruct on the same store, with

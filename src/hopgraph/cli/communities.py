@@ -37,7 +37,7 @@ def reports(store: StoreOpt = None,
                                                    "would cost, and stop.")] = False,
             show: Annotated[int, typer.Option("--show", min=0, help="Print the N most important reports.")] = 3,
             quiet: QuietOpt = False) -> None:
-    """A report per community (title, summary, findings with chunk citations, importance 0-10)."""
+    """A report per community (labels, title, summary, findings with chunk citations, importance 0-10)."""
     from hopgraph.communities.reports import estimate_report_tokens
     from hopgraph.progress import counter
 
@@ -57,6 +57,7 @@ def reports(store: StoreOpt = None,
             typer.echo(f"  community {community_id} failed: {error}")
         for report in sorted(run.reports, key=lambda r: (-r.rating, r.level, r.community_id))[:show]:
             typer.echo(f"\n[community {report.community_id}, level {report.level}, rating {report.rating}]")
+            typer.echo(f"Labels: {' · '.join(report.labels or [])}")
             typer.echo(report.text())
 
 

@@ -52,6 +52,12 @@ def community_chunks(graph: KnowledgeGraph, community: Community) -> dict[int, i
     return counts
 
 
+def representative_chunks(graph: KnowledgeGraph, community: Community, limit: int) -> list[int]:
+    """The chunks that mention the most of the community's entities, most first (ties: lower id)."""
+    counts = community_chunks(graph, community)
+    return sorted(counts, key=lambda c: (-counts[c], c))[:limit]
+
+
 def relation_line(graph: KnowledgeGraph, relation: Relation) -> str:
     source, target = graph.entities[relation.source].name, graph.entities[relation.target].name
     return f"{source} —{relation.relation}→ {target} ({len(relation.sources)} chunk(s))"
@@ -110,7 +116,7 @@ def extractive_reports(graph: KnowledgeGraph, tree: CommunityTree, chunk_texts: 
     reports = []
     for community in tree.communities:
         counts = chunk_counts[community.id]
-        best = sorted(counts, key=lambda c: (-counts[c], c))[:max_chunks]
+        best = representative_chunks(graph, community, max_chunks)
         texts = chunk_texts(set(best))
         rating = importance(counts, sizes_by_level[community.level])
         reports.append(extractive_report(graph, community, {c: texts[c] for c in best if c in texts}, rating,
@@ -198,7 +204,8 @@ def _llm_report(graph: KnowledgeGraph, community: Community, client: LLMClient, 
 def _renumbered(report: CommunityReport, community: Community) -> CommunityReport:
     """A stored report belongs to a hash; community ids change with every rebuild."""
     return CommunityReport(community.id, community.level, report.title, report.summary, report.rating,
-                           report.entities, report.relations, report.findings, report.model, report.hash)
+                           report.entities, report.relations, report.findings, report.model, report.hash,
+                           report.labels)
 
 
 def estimate_report_tokens(graph: KnowledgeGraph, tree: CommunityTree, chunk_texts: ChunkTexts,

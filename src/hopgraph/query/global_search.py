@@ -6,8 +6,9 @@ into batches of `batch_tokens`; *map* — each batch answers the question as poi
 points scored 0 are dropped; *reduce* — the rest, best first, are packed into `context_tokens` and
 the model writes the final answer citing chunk ids. A failed map batch is counted, not fatal.
 Without an LLM: reports are ranked by relevance to the question (embedding cosine + BM25 over the
-report texts, with the report's importance rating as a prior) and the answer is their top
-findings, each with its chunk citations.
+report texts, with the report's importance rating as a prior) and the answer is the most relevant
+as labelled themes (query/themes.py): each named by its community's labels, with the sentences of
+its chunks closest to that name and their chunk citations.
 Dynamic community selection (optional): coarse communities are rated first and only the children
 of relevant ones are rated next, down to the level asked for; only the selection is mapped.
 """
@@ -25,6 +26,7 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import community_rating, global_map, global_reduce
+from hopgraph.query.themes import ChunksOf, render, themes
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
@@ -48,8 +50,8 @@ class GlobalBudget:
     batch_tokens: int = 2000  # reports per map call, by estimated tokens
     context_tokens: int = 4000  # points packed into the reduce call
     max_reports: int = 60  # reports read at most (the most relevant, if more are selected)
-    top_findings: int = 8  # offline: findings in the answer
-    findings_per_report: int = 2  # offline: breadth over one community's detail
+    themes: int = 6  # offline: labelled themes in the answer (query/themes.py)
+    sentences_per_theme: int = 2  # offline: supporting sentences (or findings) per theme
     seed: int = 42  # the shuffle of reports into batches: same seed, same batches, same cache keys
     dynamic: bool = False
     threshold: float = 5.0  # dynamic selection: relevance 0-10 a community needs to be descended into
@@ -197,9 +199,10 @@ def llm_rater(question: str, client: LLMClient, batch_tokens: int, used: dict[st
 
 def global_search(question: str, reports: Sequence[CommunityReport], tree: CommunityTree,
                   budget: GlobalBudget | None = None, client: LLMClient | None = None,
-                  embedder: Embedder | None = None) -> GlobalResult:
+                  embedder: Embedder | None = None, chunks_of: ChunksOf | None = None) -> GlobalResult:
     """Answer from the reports of `budget.level` (or the dynamic selection): map-reduce with
-    `client`, else extractively. `used` says what it read and spent."""
+    `client`, else as labelled themes (supporting sentences from `chunks_of`, see query/themes.py).
+    `used` says what it read and spent."""
     budget = budget or GlobalBudget()
     used: dict[str, Any] = {"llm_calls": 0, "tokens_in": 0, "tokens_out": 0, "cached_calls": 0}
     by_id = {r.community_id: r for r in reports}
@@ -213,7 +216,7 @@ def global_search(question: str, reports: Sequence[CommunityReport], tree: Commu
     chosen = _cap(chosen, budget.max_reports, offline)
     used.update(level=budget.level, reports_at_level=len(level_reports), reports_read=len(chosen))
     if client is None:
-        return _extractive(chosen, budget, offline, used)
+        return _extractive(chosen, budget, offline, used, chunks_of, embedder)
     result = _map_reduce(question, chosen, budget, client, used)
     full_level = _cap(level_reports, budget.max_reports, offline)
     used["map_calls_without_selection"] = len(_report_batches(full_level, budget))
@@ -230,25 +233,15 @@ def _cap(reports: list[CommunityReport], limit: int, offline: Relevance) -> list
     return [r for r in reports if r.community_id in keep]
 
 
-def _extractive(reports: list[CommunityReport], budget: GlobalBudget, offline: Relevance,
-                used: dict[str, Any]) -> GlobalResult:
-    points: list[Point] = []
-    for report, score in offline.rank(reports):
-        for finding in report.findings[: budget.findings_per_report]:
-            if len(points) < budget.top_findings:
-                text = f"{finding.summary} {finding.explanation}".strip()
-                points.append(Point(text, round(10 * score), list(finding.chunk_ids), [report.community_id]))
-    lines = ["Extractive answer (no LLM configured): the key findings of the community reports most "
-             "relevant to the question, most relevant first."]
-    titles = {r.community_id: r.title for r in reports}
-    for number, point in enumerate(points, start=1):
-        title = " ".join(titles[point.community_ids[0]].split())
-        lines.append(f"{number}. [{title}] {point.text} [chunks {', '.join(map(str, point.chunk_ids))}]")
-    if not points:
-        lines = ["No community report holds findings for this question."]
+def _extractive(reports: list[CommunityReport], budget: GlobalBudget, offline: Relevance, used: dict[str, Any],
+                chunks_of: ChunksOf | None, embedder: Embedder | None) -> GlobalResult:
+    found = themes(offline.rank(reports), budget.themes, budget.sentences_per_theme, chunks_of, embedder)
+    points = [Point(f"{t.name}: " + " ".join(s for s, _ in t.sentences), round(10 * t.relevance), t.chunk_ids,
+                    [t.community_id]) for t in found]
+    used["themes"] = len(found)
     used["context_tokens"] = sum(count_tokens(p.text) for p in points)
     citations = list(dict.fromkeys(c for p in points for c in p.chunk_ids))
-    return GlobalResult("\n".join(lines), citations, points, used=used)
+    return GlobalResult(render(found), citations, points, used=used)
 
 
 # --- map-reduce -------------------------------------------------------------------------------------

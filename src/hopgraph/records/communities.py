@@ -69,6 +69,10 @@ class CommunityReport:
     findings: list[Finding]
     model: str = EXTRACTIVE
     hash: str = ""
+    # The community's most distinctive phrases (communities/labels.py), best first; None = not
+    # labelled yet (a report stored before labels existed). Not part of `text()`: what an LLM reads
+    # of a report is unchanged, so recorded map requests stay byte-identical.
+    labels: list[str] | None = None
 
     @property
     def citations(self) -> list[int]:
