@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+import pytest
 
-from hopgraph.linkgraph.links import build_links, build_name_graph, in_link_counts
+from hopgraph.linkgraph.links import build_links, build_name_graph, in_link_counts, title_is_named_in
 from hopgraph.records.documents import ChunkTable
 from hopgraph.records.names import GazetteerEntry, GraphRows
 
@@ -192,3 +193,13 @@ def test_chunks_of_one_document_link_when_they_are_about_different_things() -> N
     about = [{"Big Stone Gap": 1.0}, {"Adriana Trigiani": 1.0}]
     graph = build_name_graph(table(rows, {1: "doc-1"}), chunk_about=about, title_docs=set())
     assert links_by_surface(graph) == {(11, 12, "Adriana Trigiani")}
+
+
+@pytest.mark.parametrize("title, text, named", [
+    ("Big Stone Gap (film)", "Big Stone Gap is a 2014 film.", True),  # suffix stripped
+    ("Andrew Wiggins", "Andrew Christian Wiggins (born 1995) is a Canadian basketball player.", True),
+    ("Mike Bryan", "Michael Carl Bryan is an American tennis player.", False),  # one word of two: not enough
+    ("doc-00042", "Doc Holliday was a gambler and dentist.", False),  # an id: its number is nowhere
+])
+def test_a_title_is_named_when_the_text_writes_it_or_most_of_its_words(title: str, text: str, named: bool) -> None:
+    assert title_is_named_in(title, text) is named

@@ -27,7 +27,7 @@ from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
 
 EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
-GRAPH_VERSION = 3  # bump when names/links are built differently, so stores rebuild their graph
+GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
 
 @dataclass

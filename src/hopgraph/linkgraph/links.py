@@ -13,6 +13,7 @@ The link remembers the name that made it, so a hit found through it can say
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -78,9 +79,15 @@ def in_link_counts(links: LinkRows, n_chunks: int) -> np.ndarray:
 
 
 def title_is_named_in(title: str, text: str) -> bool:
-    """Does the text mention its title (without a disambiguation suffix), case-insensitively? A
+    """Does the text name its title (without a disambiguation suffix)? Written out, case-insensitively,
+    or with more than half of its words: "Andrew Wiggins" is named by "Andrew Christian Wiggins", a
     title that is a name is; an id ("doc-00042") or a file stem ("audit-2025-031") is not."""
-    return bool(MentionFinder([strip_disambiguation(title)], casefold=True).find(text))
+    bare = strip_disambiguation(title)
+    if MentionFinder([bare], casefold=True).find(text):
+        return True
+    words = re.findall(r"[^\W_]+", bare.casefold())
+    present = set(re.findall(r"[^\W_]+", text.casefold()))
+    return 2 * sum(word in present for word in words) > len(words)
 
 
 def text_names(table: ChunkTable, chunk_about: Sequence[dict[str, float]]) -> list[Name]:
