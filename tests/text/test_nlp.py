@@ -158,3 +158,11 @@ def test_concepts_with_the_spacy_model() -> None:
     assert any(c.label == "PERSON" and c.surface == "Hank Williams" and c.sent == 1 for c in found)
     names = about_names(text, found)
     assert names[0] == "Holly Audrey Williams" and "Holly Williams" in names
+
+
+def test_a_lead_misparsed_into_a_definition_falls_back_to_the_name_before_the_verb() -> None:
+    """spaCy can make "Toad Hall is a residential hall in …, it" the subject of "was opened": a
+    lower-case copula and article inside a lead make it a definition, not a name."""
+    text = "Toad Hall is a residential hall in Australian National University, it was opened in 1974."
+    broken = [Concept("Toad Hall is a residential hall in Australian National University, it ", LEAD, 0)]
+    assert about_names(text, broken) == ["Toad Hall"]

