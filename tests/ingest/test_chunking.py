@@ -165,7 +165,7 @@ def test_a_word_longer_than_wordpiece_allows_counts_as_many_tokens() -> None:
 @pytest.mark.parametrize("by", ["paragraphs", "windows"])
 def test_a_long_run_without_spaces_is_cut_like_any_text(by: str) -> None:
     run = _no_space_run(100_000)
-    text = f"It starts here. {run} It ends here."
+    text = f"It starts here. {run} It ends here. Not a moment too soon."  # a period after the run
     chunks = chunk_document(Document("t", text, "s"), "t", size=200, overlap=20, by=by)
     assert len(chunks) > 100  # 100 kB of letters is tens of thousands of tokens, not one [UNK]
     assert all(c.n_tokens <= 200 for c in chunks)
@@ -173,3 +173,10 @@ def test_a_long_run_without_spaces_is_cut_like_any_text(by: str) -> None:
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
     assert all(after[0] <= before[1] + 1 for before, after in pairwise(spans))  # nothing left out
 
+
+def test_a_run_without_spaces_is_cut_where_a_piece_of_it_starts() -> None:
+    """Paragraph chunks of a run end between its pieces, so the chunk alone counts as it did in the text."""
+    text = _no_space_run(30_000)
+    chunks = chunk_document(Document("t", text, "s"), "t", size=200, overlap=20)
+    assert [c.n_tokens for c in chunks] == [count_tokens(c.text) for c in chunks]
+    assert all(text.index(c.text) % LONG_WORD_CHARS == 0 for c in chunks)
