@@ -10,23 +10,26 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 
 from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
-from hopgraph.ingest.chunking import chunk_document
+from hopgraph.ingest.chunking import chunk_document, iter_chunks
 from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.ingest.spill import SpilledChunks
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
-from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.store import Store
 from hopgraph.text import nlp  # spaCy itself is imported only when texts are parsed
 from hopgraph.text.embed import Embedder
 
 EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
+LOOKUP_EVERY = 500  # text hashes per look-up of stored vectors
 GRAPH_VERSION = 2  # bump when names/links are built differently, so stores rebuild their graph
 NAME_SOURCES = ("titles", "extracted")  # where documents' names come from (see names_for_documents)
 EXTRACTED_META = "extracted_names"  # meta key: {"version", "names": {first-chunk text hash: names}}
@@ -56,12 +59,21 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def content_hash_of(doc: Document, chunking: str) -> str:
-    """What decides a document's chunks: its text, the chunking, and for a PDF where pages start
-    (the same text could break into pages differently). Text-only documents keep the hash they
-    had before pages existed, so upgrading hopgraph re-chunks nothing."""
+def _hasher(doc: Document, chunking: str) -> hashlib._Hash:
+    """The hash of what decides a document's chunks, before its text: the chunking, and for a PDF
+    where pages start (the same text could break into pages differently)."""
     pages = f"\n{json.dumps(doc.pages)}" if doc.pages else ""
-    return sha(f"{chunking}{pages}\n{doc.text}")
+    return hashlib.sha256(f"{chunking}{pages}\n".encode())
+
+
+def content_hash_of(doc: Document, chunking: str) -> str:
+    """What decides a document's chunks: its text, the chunking, and where a PDF's pages start.
+    Hashed block by block (a big file is read again for it, not held). Text-only documents keep
+    the hash they had before pages existed, so upgrading hopgraph re-chunks nothing."""
+    digest = _hasher(doc, chunking)
+    for block in doc.blocks():
+        digest.update(block.encode("utf-8"))
+    return digest.hexdigest()
 
 
 @dataclass
@@ -125,8 +137,11 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
             else:
                 report.unchanged += 1
             continue
-        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap)
-        change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
+        chunks = chunk_rows(doc, settings, chunking, content_hash)
+        if chunks is None:
+            report.skipped.append(Skip(doc.source, "the file changed while it was being indexed; index it again"))
+            continue
+        change.upserts.append((doc, content_hash, chunks))
         report.added += known is None
         report.updated += known is not None
     if replace_sources:  # a document gone from a file that was re-read is withdrawn
@@ -138,24 +153,82 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
     return change, report
 
 
+def chunk_rows(doc: Document, settings: Settings, chunking: str,
+               content_hash: str) -> Collection[tuple[Chunk, str]] | None:
+    """The document's chunks with their text hashes. A big file's go to a temporary file as they
+    are made, and the text read for them is hashed again: None if it is not the text that was
+    hashed (the file changed in between), so no chunks of another text go in under its hash."""
+    if doc.reread is None:
+        return [(c, sha(c.text)) for c in chunk_document(doc, doc.title, settings.chunk_tokens,
+                                                          settings.chunk_overlap)]
+    digest = _hasher(doc, chunking)
+
+    def hashed_blocks() -> Iterator[str]:
+        for block in doc.blocks():
+            digest.update(block.encode("utf-8"))
+            yield block
+
+    reading = replace(doc, reread=hashed_blocks)
+    chunks = SpilledChunks((c, sha(c.text)) for c in iter_chunks(reading, doc.title, settings.chunk_tokens,
+                                                                 settings.chunk_overlap))
+    if digest.hexdigest() != content_hash:
+        chunks.close()
+        return None
+    return chunks
+
+
 def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
                   include_stored: bool = False) -> int:
     """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches.
 
-    `include_stored` also covers chunks already in the store (after switching embedders)."""
-    texts = {h: c.text for _, _, chunks in change.upserts for c, h in chunks}
-    if include_stored:
-        table = store.chunk_table()
-        texts.update(zip(table.text_hashes, table.texts, strict=True))
-    cached = store.cached_vectors(list(texts), embedder.name)
-    todo = [(h, t) for h, t in texts.items() if h not in cached]
+    `include_stored` also covers chunks already in the store (after switching embedders). The
+    chunks are read twice (which texts lack a vector, then those texts), never all held at once."""
+    table = store.chunk_table() if include_stored else None
+    todo = _unembedded(store, embedder.name, (h for h, _ in _texts(change, table)))
+    total = len(todo)
     with counter("embedding", quiet) as update:
-        for start in range(0, len(todo), EMBED_COMMIT_EVERY):
-            batch = todo[start : start + EMBED_COMMIT_EVERY]
-            vectors = embedder.embed([t for _, t in batch])
-            store.save_vectors({h: v for (h, _), v in zip(batch, vectors, strict=True)}, embedder.name)
-            update(start + len(batch), len(todo))
-    return len(todo)
+        batch: dict[str, str] = {}
+        for text_hash, text in _texts(change, table):
+            if text_hash in todo:
+                batch[text_hash] = text
+                todo.discard(text_hash)
+            if len(batch) == EMBED_COMMIT_EVERY or (batch and not todo):
+                _embed_batch(store, embedder, batch)
+                batch = {}
+                update(total - len(todo), total)
+        _embed_batch(store, embedder, batch)
+    return total
+
+
+def _embed_batch(store: Store, embedder: Embedder, batch: dict[str, str]) -> None:
+    """Embed texts (hash → text) and commit their vectors: a crash loses at most this batch."""
+    if batch:
+        vectors = embedder.embed(list(batch.values()))
+        store.save_vectors(dict(zip(batch, vectors, strict=True)), embedder.name)
+
+
+def _texts(change: DocumentChange, table: ChunkTable | None) -> Iterator[tuple[str, str]]:
+    """(text hash, text) of every chunk of the change, then of the stored `table` if given."""
+    for _, _, chunks in change.upserts:
+        for chunk, text_hash in chunks:
+            yield text_hash, chunk.text
+    if table is not None:
+        yield from zip(table.text_hashes, table.texts, strict=True)
+
+
+def _unembedded(store: Store, model: str, hashes: Iterable[str]) -> set[str]:
+    """The hashes with no stored vector for `model`, looked up a few hundred at a time."""
+    seen: set[str] = set()
+    missing: set[str] = set()
+    group: list[str] = []
+    for text_hash in chain(hashes, [None]):
+        if text_hash is not None and text_hash not in seen:
+            seen.add(text_hash)
+            group.append(text_hash)
+        if group and (text_hash is None or len(group) == LOOKUP_EVERY):
+            missing.update(set(group) - set(store.cached_vectors(group, model)))
+            group = []
+    return missing
 
 
 def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry], names_from: str = "titles") -> str:
@@ -204,7 +277,10 @@ def _names_before_write(store: Store, change: DocumentChange, meta: dict[str, st
     replaced = set(change.withdrawn) | {active[(doc.source, doc.title)].id for doc, _, _ in change.upserts
                                         if (doc.source, doc.title) in active}
     texts = dict(first_chunks(store.chunk_table(), replaced).values())
-    texts.update({h: c.text for _, _, chunks in change.upserts for c, h in chunks if c.ord == 0})
+    for _, _, chunks in change.upserts:  # chunks come in order: the first is all that is read
+        first = next(iter(chunks), None)
+        if first is not None and first[0].ord == 0:
+            texts[first[1]] = first[0].text
     return extract_names(texts, _cached_names(meta), quiet)
 
 

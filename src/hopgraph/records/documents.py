@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePath
@@ -132,8 +132,9 @@ class ChunkTable:
 class DocumentChange:
     """What one index run changes: documents to add or replace (with chunks), ids to withdraw."""
 
-    # (document, content hash, [(chunk, text hash)])
-    upserts: list[tuple[Document, str, list[tuple[Chunk, str]]]] = field(default_factory=list)
+    # (document, content hash, [(chunk, text hash)]): a list, or a big file's chunks in a temporary
+    # file (ingest/spill.py), read in order as often as needed
+    upserts: list[tuple[Document, str, Collection[tuple[Chunk, str]]]] = field(default_factory=list)
     withdrawn: list[int] = field(default_factory=list)
     # (document id, title source): same text, but its title now comes from elsewhere; set in place,
     # because re-chunking would drop the chunks' extracted facts for a change of one label

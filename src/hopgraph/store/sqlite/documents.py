@@ -70,7 +70,7 @@ class DocumentTables(Tables):
                     "VALUES (?, ?, ?, ?, ?)", (doc.source, doc.title, content_hash, stamp, doc.title_source)).lastrowid
             self._db.executemany(
                 "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page) VALUES (?, ?, ?, ?, ?, ?)",
-                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page) for c, text_hash in chunks])
+                ((doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page) for c, text_hash in chunks))
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "names"):
