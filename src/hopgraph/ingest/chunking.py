@@ -31,8 +31,8 @@ from hopgraph.text.sentences import sentence_spans
 from hopgraph.text.tokens import LONG_WORD_CHARS, wordpiece
 
 CHUNKERS = ("paragraphs", "windows")
-SLICE_CHARS = 1 << 18  # the most text tokenized in one piece (~64k tokens of offsets)
-BATCH_CHARS = 1 << 20  # parts tokenized together: encode_batch spreads them over the cores
+SLICE_CHARS = 1 << 16  # the most text tokenized in one piece: 64k chars, up to ~45k tokens
+BATCH_CHARS = 1 << 18  # parts tokenized together: encode_batch spreads them over the cores
 
 
 def check_chunking(size: int, overlap: int, by: str = "paragraphs") -> None:
