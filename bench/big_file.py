@@ -102,7 +102,8 @@ def write_prose(path: Path, size_mb: int, shape: str, run_kib: int = NO_SPACE_RU
             parts += rng.sample(sentences, rng.choice((2, 3, 5, 8, 12, 40, 80)))
             block = (rng.choice(headings) + gap if rng.random() < 0.05 else "") + " ".join(parts) + gap
             if not run_written and written >= target // 2:
-                block += "".join(rng.choices("abcdefghijklmnopqrstuvwxyz0123456789", k=run_kib * 1024)) + gap
+                alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+                block += "".join(rng.choice(alphabet) for _ in range(run_kib * 1024)) + gap
                 run_written = True
             out.write(block)
             written += len(block.encode("utf-8"))
