@@ -3,6 +3,7 @@ coverage) on request; always cut from the original text."""
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from hopgraph.errors import InputError
 from hopgraph.ingest.chunking import chunk_document
 from hopgraph.records.documents import Chunk, Document
-from hopgraph.text.tokens import count_tokens, wordpiece
+from hopgraph.text.tokens import LONG_WORD_CHARS, count_tokens, wordpiece
 
 
 def _long_text(n_words: int = 400) -> str:
@@ -144,3 +145,38 @@ def test_only_a_sentence_longer_than_the_size_is_cut_inside() -> None:
     assert chunks[0].text.startswith("Short one.")
     assert all(c.n_tokens <= 20 for c in chunks)
     assert sum(c.text.count("word") for c in chunks) >= 50
+
+
+def _no_space_run(n_chars: int) -> str:
+    """Letters and digits with no space or punctuation (one "word" to the pre-tokenizer), never
+    repeating a stretch long enough to make a chunk's text occur twice."""
+    return "".join(random.Random(5).choices("abcdefghijklmnopqrstuvwxyz0123456789", k=n_chars))
+
+
+def test_a_word_longer_than_wordpiece_allows_counts_as_many_tokens() -> None:
+    word = _no_space_run(LONG_WORD_CHARS * 4)
+    assert count_tokens(word) >= 4  # WordPiece alone made it one [UNK]
+    assert count_tokens(word) == sum(count_tokens(word[i:i + LONG_WORD_CHARS])
+                                     for i in range(0, len(word), LONG_WORD_CHARS))
+    assert count_tokens("antidisestablishmentarianism") == len(
+        wordpiece().encode("antidisestablishmentarianism", add_special_tokens=False).ids)
+
+
+@pytest.mark.parametrize("by", ["paragraphs", "windows"])
+def test_a_long_run_without_spaces_is_cut_like_any_text(by: str) -> None:
+    run = _no_space_run(100_000)
+    text = f"It starts here. {run} It ends here. Not a moment too soon."  # a period after the run
+    chunks = chunk_document(Document("t", text, "s"), "t", size=200, overlap=20, by=by)
+    assert len(chunks) > 100  # 100 kB of letters is tens of thousands of tokens, not one [UNK]
+    assert all(c.n_tokens <= 200 for c in chunks)
+    spans = sorted((text.index(c.text), text.index(c.text) + len(c.text)) for c in chunks)
+    assert spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(after[0] <= before[1] + 1 for before, after in pairwise(spans))  # nothing left out
+
+
+def test_a_run_without_spaces_is_cut_where_a_piece_of_it_starts() -> None:
+    """Paragraph chunks of a run end between its pieces, so the chunk alone counts as it did in the text."""
+    text = _no_space_run(30_000)
+    chunks = chunk_document(Document("t", text, "s"), "t", size=200, overlap=20)
+    assert [c.n_tokens for c in chunks] == [count_tokens(c.text) for c in chunks]
+    assert all(text.index(c.text) % LONG_WORD_CHARS == 0 for c in chunks)

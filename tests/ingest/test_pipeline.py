@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 
+import hopgraph.ingest.embedding
 import hopgraph.ingest.pipeline
 from hopgraph.config import Settings
 from hopgraph.ingest.chunking import chunk_document
@@ -170,7 +171,7 @@ class FailingEmbedder(BagOfWordsEmbedder):
 
 def test_interrupted_embedding_writes_no_documents_keeps_finished_batches_and_resumes(
         store: SQLiteStore, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hopgraph.ingest.pipeline, "EMBED_COMMIT_EVERY", 2)
+    monkeypatch.setattr(hopgraph.ingest.embedding, "EMBED_COMMIT_EVERY", 2)
     settings = Settings()
     hashes = chunk_hashes(TINY_CORPUS, settings)
     assert len(hashes) > 4

@@ -10,23 +10,24 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
-from hopgraph.ingest.chunking import chunk_document
+from hopgraph.ingest.chunking import chunk_document, iter_chunks
+from hopgraph.ingest.embedding import embed_missing
 from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.ingest.spill import SpilledChunks
 from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported only when texts are parsed
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
-from hopgraph.records.documents import ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
 
-EMBED_COMMIT_EVERY = 256  # texts per committed batch of vectors: the most a crash can lose
 GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
 
@@ -57,12 +58,21 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def content_hash_of(doc: Document, chunking: str) -> str:
-    """What decides a document's chunks: its text, the chunking, and for a PDF where pages start
-    (the same text could break into pages differently). Text-only documents keep the hash they
-    had before pages existed, so upgrading hopgraph re-chunks nothing."""
+def _hasher(doc: Document, chunking: str) -> hashlib._Hash:
+    """The hash of what decides a document's chunks, before its text: the chunking, and for a PDF
+    where pages start (the same text could break into pages differently)."""
     pages = f"\n{json.dumps(doc.pages)}" if doc.pages else ""
-    return sha(f"{chunking}{pages}\n{doc.text}")
+    return hashlib.sha256(f"{chunking}{pages}\n".encode())
+
+
+def content_hash_of(doc: Document, chunking: str) -> str:
+    """What decides a document's chunks: its text, the chunking, and where a PDF's pages start.
+    Hashed block by block (a big file is read again for it, not held). Text-only documents keep
+    the hash they had before pages existed, so upgrading hopgraph re-chunks nothing."""
+    digest = _hasher(doc, chunking)
+    for block in doc.blocks():
+        digest.update(block.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def chunking_key(settings: Settings) -> str:
@@ -140,8 +150,11 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
             else:
                 report.unchanged += 1
             continue
-        chunks = chunk_document(doc, doc.title, settings.chunk_tokens, settings.chunk_overlap, settings.chunking)
-        change.upserts.append((doc, content_hash, [(c, sha(c.text)) for c in chunks]))
+        chunks = chunk_rows(doc, settings, chunking, content_hash)
+        if chunks is None:
+            report.skipped.append(Skip(doc.source, "the file changed while it was being indexed; index it again"))
+            continue
+        change.upserts.append((doc, content_hash, chunks))
         report.added += known is None
         report.updated += known is not None
     if replace_sources:  # a document gone from a file that was re-read is withdrawn
@@ -163,24 +176,28 @@ def _same_file(stored_source: str, sources: set[str]) -> bool:
     return not path.is_absolute() and path.exists() and str(path.resolve()) in sources
 
 
-def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
-                  include_stored: bool = False) -> int:
-    """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches.
+def chunk_rows(doc: Document, settings: Settings, chunking: str,
+               content_hash: str) -> Collection[tuple[Chunk, str]] | None:
+    """The document's chunks with their text hashes. A big file's go to a temporary file as they
+    are made, and the text read for them is hashed again: None if it is not the text that was
+    hashed (the file changed in between), so no chunks of another text go in under its hash."""
+    if doc.reread is None:
+        return [(c, sha(c.text)) for c in chunk_document(doc, doc.title, settings.chunk_tokens,
+                                                          settings.chunk_overlap, settings.chunking)]
+    digest = _hasher(doc, chunking)
 
-    `include_stored` also covers chunks already in the store (after switching embedders)."""
-    texts = {h: c.text for _, _, chunks in change.upserts for c, h in chunks}
-    if include_stored:
-        table = store.chunk_table()
-        texts.update(zip(table.text_hashes, table.texts, strict=True))
-    cached = store.cached_vectors(list(texts), embedder.name)
-    todo = [(h, t) for h, t in texts.items() if h not in cached]
-    with counter("embedding", quiet) as update:
-        for start in range(0, len(todo), EMBED_COMMIT_EVERY):
-            batch = todo[start : start + EMBED_COMMIT_EVERY]
-            vectors = embedder.embed([t for _, t in batch])
-            store.save_vectors({h: v for (h, _), v in zip(batch, vectors, strict=True)}, embedder.name)
-            update(start + len(batch), len(todo))
-    return len(todo)
+    def hashed_blocks() -> Iterator[str]:
+        for block in doc.blocks():
+            digest.update(block.encode("utf-8"))
+            yield block
+
+    reading = replace(doc, reread=hashed_blocks)
+    chunks = SpilledChunks((c, sha(c.text)) for c in iter_chunks(reading, doc.title, settings.chunk_tokens,
+                                                                 settings.chunk_overlap, settings.chunking))
+    if digest.hexdigest() != content_hash:
+        chunks.close()
+        return None
+    return chunks
 
 
 def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> str:

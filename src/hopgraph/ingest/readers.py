@@ -2,6 +2,8 @@
 
 A file that cannot be read raises `UnreadableFile` naming the file and the reason; an index run
 skips it and goes on (ingest/pipeline.read_paths). Every reader records where a title came from.
+A text or Markdown file over `STREAM_BYTES` is not held: its document reads it again when needed
+(ingest/textfile.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 from hopgraph.errors import InputError, UnreadableFile
+from hopgraph.ingest import textfile
 from hopgraph.ingest.pdf import read_pdf
 from hopgraph.ingest.word import read_docx
 from hopgraph.records.documents import Document
@@ -69,15 +72,32 @@ def read_documents(path: Path) -> list[Document]:
     suffix = path.suffix.lower()
     if suffix in BINARY_READERS:
         return [BINARY_READERS[suffix](path, read_file_bytes(path))]
+    if suffix in TEXT_SUFFIXES and _file_size(path) > textfile.STREAM_BYTES:
+        return [_text_document(path, textfile.head_and_check(path))]
     text = read_text_file(path)
     if suffix in JSON_SUFFIXES:
         return list(_dedupe(_json_documents(_load_json(path, text, suffix == ".jsonl"), path)))
     if suffix in HTML_SUFFIXES:
         return [_html_document(text, path)]
-    heading = _text_heading(text)
-    if heading:
-        return [Document(title=heading, text=text.strip(), source=str(path), title_source="heading")]
-    return [Document(title=path.stem, text=text.strip(), source=str(path), title_source="file")]
+    return [_text_document(path, text, text.strip())]
+
+
+def _text_document(path: Path, head: str, text: str | None = None) -> Document:
+    """A text or Markdown document titled by its `# ` heading (looked for in `head`) or file name;
+    without `text`, one that reads the file again when its text is needed."""
+    heading = _text_heading(head)
+    title, title_source = (heading, "heading") if heading else (path.stem, "file")
+    if text is None:
+        return Document(title=title, text="", source=str(path), title_source=title_source,
+                        reread=lambda: textfile.text_blocks(path))
+    return Document(title=title, text=text, source=str(path), title_source=title_source)
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as err:
+        raise UnreadableFile(path, f"cannot read the file ({err.strerror or err})") from None
 
 
 def _text_heading(text: str) -> str:

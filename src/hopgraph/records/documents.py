@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePath
@@ -29,13 +29,21 @@ class Document:
     """One source document as read from disk, before chunking.
 
     `pages`: for paged formats (PDF), (character offset in `text`, page number from 1) where each
-    page's text starts, in order; empty for formats without pages."""
+    page's text starts, in order; empty for formats without pages.
+
+    `reread`: a big text file's text is not held: `text` is "" and `reread()` reads the text again
+    from the file, block by block. Whatever needs the text reads it with `blocks()`."""
 
     title: str
     text: str
     source: str
     title_source: TitleSource = "record"  # code that builds a Document names it, as a record does
     pages: tuple[tuple[int, int], ...] = ()
+    reread: Callable[[], Iterator[str]] | None = field(default=None, compare=False, repr=False)
+
+    def blocks(self) -> Iterator[str]:
+        """The text in blocks that join into it: `text` whole, or a big file's text read again."""
+        return self.reread() if self.reread is not None else iter((self.text,))
 
     def page_at(self, offset: int) -> int | None:
         """The page holding the character at `offset`, or None for a document without pages."""
@@ -124,8 +132,9 @@ class ChunkTable:
 class DocumentChange:
     """What one index run changes: documents to add or replace (with chunks), ids to withdraw."""
 
-    # (document, content hash, [(chunk, text hash)])
-    upserts: list[tuple[Document, str, list[tuple[Chunk, str]]]] = field(default_factory=list)
+    # (document, content hash, [(chunk, text hash)]): a list, or a big file's chunks in a temporary
+    # file (ingest/spill.py), read in order as often as needed
+    upserts: list[tuple[Document, str, Collection[tuple[Chunk, str]]]] = field(default_factory=list)
     withdrawn: list[int] = field(default_factory=list)
     # (document id, title source): same text, but its title now comes from elsewhere; set in place,
     # because re-chunking would drop the chunks' extracted facts for a change of one label

@@ -53,7 +53,9 @@ class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
     window = 256
-    batch_size = 32
+    # Windows per model run. Its activations grow with the batch (8 × 256 tokens: a 642 MB peak for
+    # 256 texts, against 1,776 MB at 32, in about the same time on 2 cores; docs/BENCHMARKS.md, "Big files").
+    batch_size = 8
 
     def __init__(self) -> None:
         import onnxruntime as ort

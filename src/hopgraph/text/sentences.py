@@ -20,15 +20,19 @@ ABBREVIATIONS = frozenset({
 })
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[ \t]*\n\s*")
 HEADING_MAX_CHARS = 120
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
+# The word before a period is looked for in this many characters before it: an abbreviation is
+# short, and searching a whole sentence that holds a long run without spaces took quadratic time.
+WORD_TAIL = 64
 
 
 def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) character offsets of each sentence, leading and trailing whitespace left out."""
     start = 0
     for match in _END.finditer(text):
-        if match.group().startswith(".") and _abbreviation(text[start:match.start() + 1]):
+        period = match.start() + 1
+        if match.group().startswith(".") and _abbreviation(text[max(start, period - WORD_TAIL):period]):
             continue
         end = match.end() if not match.group()[0].isspace() else match.start()
         yield from _trimmed(text, start, end)
@@ -63,7 +67,7 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every paragraph (blank-line separated, whitespace trimmed), a heading joined
     to the paragraph after it."""
     spans, start = [], 0
-    for match in [*_PARAGRAPH_BREAK.finditer(text), None]:
+    for match in [*PARAGRAPH_BREAK.finditer(text), None]:
         end = match.start() if match else len(text)
         piece = text[start:end]
         if piece.strip():
@@ -72,14 +76,14 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
         start = match.end() if match else len(text)
     joined: list[tuple[int, int]] = []
     for span in spans:
-        if joined and _is_heading(text[joined[-1][0]:joined[-1][1]]):
+        if joined and is_heading(text[joined[-1][0]:joined[-1][1]]):
             joined[-1] = (joined[-1][0], span[1])
         else:
             joined.append(span)
     return joined
 
 
-def _is_heading(block: str) -> bool:
+def is_heading(block: str) -> bool:
     """One short line with no closing punctuation ("# Results", "3. Suppliers", "Acme Corp")."""
     line = block.strip()
     return "\n" not in line and len(line) <= HEADING_MAX_CHARS and (

@@ -71,7 +71,7 @@ class DocumentTables(Tables):
             self._db.executemany(
                 "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
+                ((doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks))
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "abouts", "names"):
