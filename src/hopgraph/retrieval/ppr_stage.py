@@ -6,7 +6,11 @@ and up to `Budget.ppr_hops` edges deep, so it reaches what forward links cannot:
 mentions the band (a reverse link), the daughter of the actor the question's character names (a
 second hop), the film two seeds both mention. Each remaining place goes to the unplaced chunk with
 the most mass (ties by ranker score); when the walk reaches nothing, to the next ranker hit —
-which then becomes a seed itself, so its neighbours can take the place after it.
+which then becomes a seed itself, so its neighbours can take the place after it. After the links
+stage the places left take turns, walk first: the walk's best, then the ranker's next hit. Why:
+there the walk's best and the ranker's next are each right where the other is wrong, and giving
+every place to the walk let `auto` lose to `hybrid+names+links` on 2Wiki (untitled table in
+docs/BENCHMARKS.md); alone, the walk must find the second hop itself and keeps every place.
 
 Two defaults, one per role (measured in docs/BENCHMARKS.md, "PPR and the router"):
 - after the links stage (`hybrid+names+links+ppr`, what `auto` runs) the forward links are already
@@ -83,15 +87,18 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
     usage.nodes = int((mass.any(axis=1)).sum())
     weight = np.array([1.0 if row in named_rows else hit_weight for row in columns])
     active = np.array([True] * len(taken) + [False] * len(fill))
+    walk_turn = True  # after the links stage the walk and the ranker take turns (module docstring)
     while len(taken) < budget.top:
         combined = mass[:n, active] @ weight[active]
         combined[list(taken)] = 0.0
         best = int(stages.top_rows(combined + 1e-12 * _unit(scores), 1)[0]) if n else -1
-        if best >= 0 and combined[best] > MIN_MASS:
+        row = next((r for r in fill if r not in taken), None)
+        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None):
             take(best, "ppr", _via(index, graph, mass, columns, weight, active, best), float(combined[best]))
             usage.placed += 1
+            walk_turn = not after_links
             continue
-        row = next((r for r in fill if r not in taken), None)
+        walk_turn = True
         if row is None:
             break
         take(row, ranker)
