@@ -74,6 +74,14 @@ def test_when_the_walk_reaches_nothing_the_ranker_fills_and_its_hits_become_seed
     assert {hit.found_by for hit in retrieval.hits[1:]} == {"ppr"}
 
 
+def test_after_the_links_the_walk_and_the_ranker_take_turns(tiny_graph):
+    found = tiny_graph.search(BSG, method="hybrid+names+links+ppr", top=5, seeds=0)
+    assert [hit.found_by for hit in found.hits] == ["name", "link", "link", "ppr", "hybrid"]
+    assert found.hits[3].title == "Greenwich Village"  # the walk's best: two links from the film
+    alone = tiny_graph.search(BSG, method="ppr", top=5, seeds=0)  # alone, the walk keeps its places
+    assert [hit.found_by for hit in alone.hits][:4] == ["name", "ppr", "ppr", "ppr"]
+
+
 def test_budget_rejects_impossible_walks():
     for bad in ({"ppr_damping": 1.0}, {"ppr_damping": -0.1}, {"ppr_iterations": 0}, {"ppr_hit_weight": -1},
                 {"ppr_hops": 0}):
