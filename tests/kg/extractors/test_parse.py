@@ -144,3 +144,13 @@ def test_out_of_vocabulary_relations_fall_back_to_related_to() -> None:
 def test_depends_on_preset() -> None:
     assert parse_follow("depends-on") == "depends-on" and DEPENDS_ON["SUPPLIES"] == "reverse"
     assert "RELATED_TO" not in DEPENDS_ON
+
+
+def test_a_chunk_reads_its_neighbours_for_reference_but_states_only_its_own_facts() -> None:
+    before = ["Orrin Castings Pvt Ltd is a foundry in Surat."]
+    after = ["Velora Brakes Ltd also buys pads from Kelso Steel Ltd."]
+    [found] = svo.parse_facts([1], ["It supplies brake drums to Velora Brakes Ltd."], contexts=[(before, after)])
+    assert {(r.source, r.relation, r.target) for r in found.relations} == {
+        ("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}
+    [alone] = svo.parse_facts([1], ["It supplies brake drums to Velora Brakes Ltd."])
+    assert alone.relations == []  # "it" names nothing without the paragraph before

@@ -45,17 +45,26 @@ _QUIET_VERBS = {"say", "tell", "announce", "confirm", "add", "note", "stress", "
 
 
 
+Context = tuple[Sequence[str], Sequence[str]]  # the chunks of its document just before it, and just after
+
+
 def parse_facts(chunk_ids: Sequence[int], texts: Sequence[str], vocabulary: Vocabulary = DEFAULT_VOCABULARY,
                 nlp: Any = None, embedder: Any = None, antecedent: str = "subject",
-                progress: Callable[[int, int], None] | None = None) -> list[ChunkFacts]:
-    """Typed facts per chunk, read from the dependency parse (see the module docstring)."""
+                progress: Callable[[int, int], None] | None = None,
+                contexts: Sequence[Context] | None = None) -> list[ChunkFacts]:
+    """Typed facts per chunk, read from the dependency parse (see the module docstring). `contexts`:
+    each chunk's neighbours in its document, read for reference and types only (no fact comes from
+    them). Every distinct text is parsed once, its neighbours' parses joined to it."""
     from hopgraph.text.nlp import load_model
 
     nlp = nlp or load_model()
     mapper = lex.PhraseMapper(embedder) if embedder is not None else None
+    contexts = contexts or [((), ())] * len(texts)
+    unique = list(dict.fromkeys([*texts, *(t for before, after in contexts for t in (*before, *after))]))
+    parsed = dict(zip(unique, nlp.pipe([lex.prepare(t) for t in unique]), strict=True))
     facts = []
-    for done, (chunk_id, doc) in enumerate(zip(chunk_ids, nlp.pipe([lex.prepare(t) for t in texts]), strict=True), 1):
-        chunk = _read(doc, mapper, antecedent)
+    for done, (chunk_id, text, (before, after)) in enumerate(zip(chunk_ids, texts, contexts, strict=True), 1):
+        chunk = _read(*_joined(parsed, text, before, after), mapper, antecedent)
         relations = [lex.in_vocabulary(r, vocabulary) for r in lex.typed(chunk.relations.values())]
         facts.append(ChunkFacts(chunk_id, EXTRACTOR, list(chunk.entities.values()), relations))
         if progress:
@@ -63,14 +72,27 @@ def parse_facts(chunk_ids: Sequence[int], texts: Sequence[str], vocabulary: Voca
     return facts
 
 
-def _read(doc: Any, mapper: lex.PhraseMapper | None, antecedent: str = "subject") -> ChunkReading:
-    chunk = ChunkReading(doc, antecedent=antecedent)
+def _joined(parsed: dict[str, Any], text: str, before: Sequence[str], after: Sequence[str]) -> tuple[Any, int, int]:
+    """The chunk's parse between its neighbours' (each parsed alone, so no sentence or name runs across
+    a paragraph break), and the chunk's own token range in it."""
+    from spacy.tokens import Doc
+
+    own = parsed[text]
+    head, tail = [parsed[t] for t in before if len(parsed[t])], [parsed[t] for t in after if len(parsed[t])]
+    if not len(own) or not (head or tail):
+        return own, 0, len(own)
+    start = sum(len(d) for d in head)
+    return Doc.from_docs([*head, own, *tail]), start, start + len(own)
+
+
+def _read(doc: Any, start: int, end: int, mapper: lex.PhraseMapper | None, antecedent: str = "subject") -> ChunkReading:
+    chunk = ChunkReading(doc, antecedent=antecedent, start=start, end=end)
     chunk.types = vote_types(chunk)
     defined_terms(chunk)
     for token in doc:  # subjects first, in order: pronouns refer back to them
         if token.dep_ in ("nsubj", "nsubjpass") and (found := refer(chunk, token)) is not None:
             chunk.subjects.append(replace(found, head=token.i))  # where it is the subject, for "nearest"
-    for token in doc:
+    for token in doc[chunk.start : chunk.end]:  # facts only from the chunk itself
         if token.pos_ in ("VERB", "AUX") and (not lex.negated(token) or lex.no_longer(token)):
             _clause_facts(chunk, token, mapper)
         elif token.pos_ in ("NOUN", "PROPN"):

@@ -38,6 +38,14 @@ class ChunkReading:
     terms: dict[str, Mention] = field(default_factory=dict)  # defined terms: "supplier" → its holder
     subjects: list[Mention] = field(default_factory=list)  # named subjects, in text order
     antecedent: str = "subject"  # the pronoun rule: nearest "subject", or nearest "mention"
+    # The chunk's own tokens, [start, end): around them is its document's text, read for reference and
+    # types only (a paragraph's "it" is often named in the paragraph before). -1: to the end.
+    start: int = 0
+    end: int = -1
+
+    def owns(self, token: Any) -> bool:
+        """The token is the chunk's own, not its context: only those state facts."""
+        return self.start <= token.i and (self.end < 0 or token.i < self.end)
     relations: dict[tuple[str, str, str], RawRelation] = field(default_factory=dict)
     ended: dict[tuple[str, str, str], str | None] = field(default_factory=dict)  # "no longer": until when
     entities: dict[str, RawEntity] = field(default_factory=dict)
@@ -206,7 +214,7 @@ def defined_terms(chunk: ChunkReading) -> None:
         opened = token.i > 1 and "(" in (chunk.doc[token.i - 1].text, chunk.doc[token.i - 2].text,
                                          chunk.doc[max(token.i - 3, 0)].text)
         if token.dep_ == "appos" and opened and (holder := mention(chunk, token.head)) is not None:
-            if token.text.isupper() and len(token.text) >= 2:
+            if token.text.isupper() and len(token.text) >= 2 and chunk.owns(token):
                 add_entity(chunk, Mention(f"{holder.name} ({token.text})", holder.type, holder.head))
             elif (token.text[:1].isupper() and mention(chunk, token) is None) or chunk.doc[token.i - 1].text in "\"“":
                 chunk.terms[token.lower_] = holder
@@ -215,7 +223,7 @@ def defined_terms(chunk: ChunkReading) -> None:
                 (c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")), None)
             named = [m for p in token.children if p.dep_ == "prep" and p.lower_ == "as" for m in objects(chunk, p)]
             holder = refer(chunk, holder_token) if holder_token is not None else None
-            for alias in named if holder is not None else []:
+            for alias in named if holder is not None and chunk.owns(token) else []:
                 add_entity(chunk, Mention(f"{holder.name} ({alias.name})", holder.type or alias.type, holder.head))
 
 
