@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
-from hopgraph.kg.extractors.parse import parse_facts
+from hopgraph.kg import build as kg_build
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.query.paths import DEPENDS_ON, find_paths
 from hopgraph.text.embed import make_embedder
@@ -45,12 +46,12 @@ def covered(chain: dict[str, Any], bounds: tuple[int, int]) -> bool:
 
 
 def parser_graph(hg: HopGraph, embedder: Any) -> dict[str, Any]:
-    table = hg.store.chunk_table()
+    """The parser alone, as `hopgraph extract` runs it (each chunk with its document's preceding text)."""
     started = time.perf_counter()
-    facts = parse_facts([int(c) for c in table.ids], list(table.texts), hg.vocabulary(), embedder=embedder)
+    kg_build.run_extractors(hg.store, [kg_build.parse_extractor(hg.vocabulary(), embedder)])
     seconds = time.perf_counter() - started
-    hg.store.save_facts(facts)
     hg.build_graph()
+    facts = hg.store.load_facts([PARSE])
     return {"seconds": round(seconds, 2), "relations_extracted": sum(len(f.relations) for f in facts)}
 
 

