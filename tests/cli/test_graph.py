@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import hopgraph.cli.app
 from hopgraph.engine import HopGraph
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.query.paths import DEPENDS_ON
 
 # --- import-triples ----------------------------------------------------------------------------------
@@ -146,8 +147,8 @@ def test_extract_with_an_llm_merges_its_facts_with_the_parser_s_naming_both_on_e
         graph = hg.knowledge_graph
         sources = {(graph.entities[r.source].name, graph.entities[r.target].name): {s.extractor for s in r.sources}
                    for r in graph.relations if r.relation == "SUPPLIES"}
-    assert sources[("Anvaya Foundry", "Corvane Brake Systems")] == {"llm:fake-model+parse-1"}
-    assert sources[("Corvane Brake Systems", "Zephyra Motors")] == {"parse-1"}  # the model did not say it
+    assert sources[("Anvaya Foundry", "Corvane Brake Systems")] == {f"llm:fake-model+{PARSE}"}
+    assert sources[("Corvane Brake Systems", "Zephyra Motors")] == {PARSE}  # the model did not say it
 
 
 # --- review-merges -----------------------------------------------------------------------------------

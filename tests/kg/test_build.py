@@ -12,6 +12,7 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.kg import build as kg_build
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.kg.extractors.parse import Context
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
@@ -151,7 +152,7 @@ def test_the_text_around_a_chunk_is_whole_chunks_of_its_document_within_the_budg
 def test_a_concept_name_takes_the_type_a_stated_fact_gives_it():
     concept = ChunkFacts(1, kg_build.CONCEPTS, [RawEntity("Anvaya Foundry", "PERSON"), RawEntity("Hosur", "LOCATION")],
                          [RawRelation("Anvaya Foundry", "CO_OCCURS", "Hosur", "", "PERSON", "LOCATION")])
-    stated = ChunkFacts(1, "parse-1", [], [RawRelation("Anvaya Foundry Pvt Ltd", "LOCATED_IN", "Hosur", "", "ORG",
+    stated = ChunkFacts(1, PARSE, [], [RawRelation("Anvaya Foundry Pvt Ltd", "LOCATED_IN", "Hosur", "", "ORG",
                                                        "LOCATION")])
     retyped, same = kg_build.stated_types([concept, stated])
     assert same == stated and retyped.entities[0] == RawEntity("Anvaya Foundry", "ORG")
@@ -169,7 +170,7 @@ def test_the_no_llm_graph_has_co_occurrence_and_typed_relations_from_the_parser(
              if r.relation != "CO_OCCURS"}
     assert report.typed == len(typed) and report.relations > report.typed  # co-occurrence edges too
     supplies = typed[("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")]  # "it": the paragraph before
-    assert {s.extractor for s in supplies.sources} == {"parse-1"}
+    assert {s.extractor for s in supplies.sources} == {PARSE}
     stating = hg.store.chunk_texts([supplies.sources[0].chunk_id])[supplies.sources[0].chunk_id]
     assert stating.startswith("It supplies")  # the chunk that states it, not the one naming Orrin
 

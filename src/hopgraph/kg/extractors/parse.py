@@ -37,7 +37,7 @@ from hopgraph.kg.extractors.reading import (
 from hopgraph.kg.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, Vocabulary
 from hopgraph.records.knowledge import ChunkFacts
 
-EXTRACTOR = "parse-1"
+EXTRACTOR = "parse-2"  # bump when the rules change: stored facts of an older version are redone
 DEFAULT_VOCABULARY = Vocabulary(DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS)
 # Verbs whose objects are speech or routine, not facts between two names.
 _QUIET_VERBS = {"say", "tell", "announce", "confirm", "add", "note", "stress", "ask", "expect", "estimate",
@@ -97,6 +97,7 @@ def _read(doc: Any, start: int, end: int, mapper: lex.PhraseMapper | None, antec
             _clause_facts(chunk, token, mapper)
         elif token.pos_ in ("NOUN", "PROPN"):
             _noun_facts(chunk, token)
+    _ended_around(chunk, mapper)
     for key, day in chunk.ended.items():  # "X has owned Y since 2009 … X will no longer hold shares in Y"
         if key in chunk.relations and not chunk.relations[key].until:
             chunk.relations[key] = replace(chunk.relations[key], until=day)
@@ -104,10 +105,25 @@ def _read(doc: Any, start: int, end: int, mapper: lex.PhraseMapper | None, antec
     return chunk
 
 
+def _ended_around(chunk: ChunkReading, mapper: lex.PhraseMapper | None) -> None:
+    """What the neighbouring text says has ended ("will no longer hold shares in it", "had owned it
+    since 2009") ends the chunk's statement of the same fact: read into a scratch copy whose facts
+    are dropped but whose endings are the chunk's."""
+    scratch = replace(chunk, relations={}, entities={}, ended=chunk.ended)
+    for token in (t for t in chunk.doc if not chunk.owns(t) and t.pos_ in ("VERB", "AUX")):
+        if lex.no_longer(token) or lex.past_perfect(token):
+            _clause_facts(scratch, token, mapper)
+    for key, relation in scratch.relations.items():
+        if relation.until:
+            chunk.ended.setdefault(key, relation.until)
+
+
 # --- clauses ----------------------------------------------------------------------------------------
 
 def _clause_facts(chunk: ChunkReading, verb: Any, mapper: lex.PhraseMapper | None) -> None:
     slots = lex.slots(verb)
+    if verb.lemma_.lower() in lexicon.LISTING_VERBS:
+        _listed(chunk, slots)
     filled = {s: [m for m in (refer(chunk, t) for t in tokens) if m is not None] for s, tokens in slots.items()}
     if not any(filled.values()):
         return
@@ -127,8 +143,19 @@ def _clause_facts(chunk: ChunkReading, verb: Any, mapper: lex.PhraseMapper | Non
                 elif _fits(rule, source, target):
                     relate(chunk, source, rule.relation, target, phrase, date, until)
                     matched = True
-    if not (matched or ended or lemma in _QUIET_VERBS):
+    if not (matched or ended or lemma in _QUIET_VERBS or lemma in lexicon.LISTING_VERBS):
         _unmapped(chunk, filled, phrase, mapper, date, until)
+
+
+def _listed(chunk: ChunkReading, slots: dict[str, list[Any]]) -> None:
+    """"Y's suppliers include X and Z", "X counts Y among its customers": each listed name holds the
+    role noun, as in "X, a supplier of Y" (`_describe`)."""
+    roles = lexicon.CUSTOMER_NOUNS | lexicon.SUPPLIER_NOUNS
+    listed = [m for t in slots.get("dobj", []) if (m := mention(chunk, t)) is not None]
+    for nouns in (slots.get("subj", []), slots.get("among", [])):
+        for noun in (n for n in nouns if n.lemma_.lower() in roles):
+            for named in listed:
+                _describe(chunk, named, noun, None)
 
 
 def _fits(rule: lexicon.Rule, source: Mention, target: Mention) -> bool:
@@ -162,8 +189,8 @@ def _noun_facts(chunk: ChunkReading, token: Any) -> None:
             _describe(chunk, here, token.head, None)  # "its managing director, Mira Kapoor"
         elif holder is not None and holder != here:
             _describe(chunk, holder, token, here)
-    elif token.dep_ == "attr" and token.head.lemma_ == "be" and not lex.negated(token.head):
-        subject = next((c for c in token.head.children if c.dep_ == "nsubj"), None)
+    elif _role(token) == "attr" and (be := _first(token).head).lemma_ == "be" and not lex.negated(be):
+        subject = next((c for c in be.children if c.dep_ == "nsubj"), None)
         holder = refer(chunk, subject) if subject is not None else None
         if holder is not None and mention(chunk, subject) is not None:
             _describe(chunk, holder, token, here)  # "X is a Nagpur company"
@@ -183,6 +210,17 @@ def _noun_facts(chunk: ChunkReading, token: Any) -> None:
             if word.pos_ == "PROPN" and not lex.CODE.match(word.text) and (
                     chunk.types.get(word.text) == "LOCATION" or lex.LABELS.get(word.ent_type_) == "LOCATION"):
                 relate(chunk, here, "LOCATED_IN", Mention(word.text, "LOCATION", word.i), "named after")
+
+
+def _first(token: Any) -> Any:
+    """The first of a coordination ("X and Y": X), whose role the others share."""
+    while token.dep_ == "conj" and token.head is not token:
+        token = token.head
+    return token
+
+
+def _role(token: Any) -> str:
+    return _first(token).dep_
 
 
 def _describe(chunk: ChunkReading, holder: Mention, noun: Any, named: Mention | None) -> None:
@@ -210,6 +248,8 @@ def _describe(chunk: ChunkReading, holder: Mention, noun: Any, named: Mention | 
             relate(chunk, other, "SUPPLIES", holder, word)
         elif word in lexicon.SUPPLIER_NOUNS and other.type in ("ORG", ""):
             relate(chunk, holder, "SUPPLIES", other, word)
+        elif word in lexicon.HOME_NOUNS and holder.type == "LOCATION" and other.type in ("ORG", ""):
+            relate(chunk, other, "LOCATED_IN", holder, word)
     if holder.type in ("ORG", "LOCATION", "EVENT", ""):
         for place in _where(chunk, noun):
             relate(chunk, holder, "LOCATED_IN", place, word)
@@ -225,7 +265,7 @@ def _where(chunk: ChunkReading, noun: Any) -> list[Mention]:
              and m.type == "LOCATION"]
     for child in noun.children:
         if child.dep_ == "prep" and child.lower_ in ("in", "at", "of", "near"):
-            found += _places(chunk, child)
+            found += [p for prep in lex.conjuncts(child) for p in _places(chunk, prep)]  # "in X and in Y"
         elif child.dep_ == "acl" and child.lemma_ in ("base", "locate", "headquarter", "situate"):
             found += [p for c in child.children if c.dep_ == "prep" and c.lower_ in ("in", "at")
                       for p in _places(chunk, c)]
@@ -244,9 +284,25 @@ def _facility(chunk: ChunkReading, noun: Any) -> None:
     if noun.lemma_.lower() not in lexicon.FACILITY_NOUNS and noun.lower_ not in lexicon.FACILITY_NOUNS:
         return
     owner = next((refer(chunk, c) for c in noun.children if c.dep_ == "poss"), None)
+    places = _where(chunk, noun)
+    verb = _site_verb(noun)
+    if owner is None and verb is not None and verb.lemma_.lower() in lexicon.SITE_VERBS and not lex.negated(verb):
+        # "X operates a plant in Y", "X opened a mill in Y in 2019": the subject's site
+        owner = next((m for t in lex.slots(verb).get("subj", ()) if (m := refer(chunk, t))), None)
+        places += [p for c in verb.children if c.dep_ == "prep" and c.lower_ in ("in", "at") for p in _places(chunk, c)]
     if owner is not None and owner.type in ("ORG", ""):
-        for place in _where(chunk, noun):
+        for place in places:
             relate(chunk, owner, "LOCATED_IN", place, noun.lemma_.lower())
+
+
+def _site_verb(noun: Any) -> Any:
+    """The verb a site noun is the object of ("operates plants"), or the place of ("makes strip at plants")."""
+    first = _first(noun)
+    if first.dep_ == "dobj":
+        return first.head
+    if first.dep_ == "pobj" and first.head.lower_ in ("at", "in") and first.head.head.pos_ == "VERB":
+        return first.head.head
+    return None
 
 
 def _role_of(chunk: ChunkReading, token: Any, person: Mention) -> None:

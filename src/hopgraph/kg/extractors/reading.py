@@ -20,6 +20,7 @@ from hopgraph.kg.extractors import lexicon
 from hopgraph.records.knowledge import RawEntity, RawRelation
 
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "dative"}
+_NOT_NAMES = {"DATE", "TIME", "MONEY", "PERCENT", "QUANTITY", "CARDINAL", "ORDINAL"}
 _ALIAS = re.compile(r"^(?:formerly|previously|also|now|better)?\s*(?:known|registered|trading|called|renamed)$")
 
 
@@ -68,6 +69,8 @@ def mention(chunk: ChunkReading, token: Any) -> Mention | None:
     if first is None:
         return None
     words = words[first:]  # "subsidiary OC Metals", "30,000 QX-12 units", "Plant head Dev Rao"
+    if all(w.ent_type_ in _NOT_NAMES for w in words):
+        return None  # "February 2025", "Q3": a time or amount, however capitalised
     kind = ""
     if len(words) > 1 and words[-1].lower_ in lexicon.VEHICLE_NOUNS and words[-1].text.islower():
         words, kind = words[:-1], "PRODUCT"  # "every Titan 7 truck" names the "Titan 7"
@@ -169,7 +172,9 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     outer = {a.i for a in token.ancestors}  # "the Rivo, the other model it builds": not the Rivo
     outer |= {c.i for a in token.ancestors if a.dep_ == "nsubj" for c in a.head.children if c.dep_ == "nsubj"}
     verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
-    if verb is not None and token.dep_ not in ("nsubj", "nsubjpass", "poss"):  # "X holds shares in it": not X
+    predicate = any(a.dep_ == "attr" for a in token.ancestors if a.i > (verb.i if verb is not None else -1))
+    if verb is not None and (token.dep_ not in ("nsubj", "nsubjpass", "poss") or predicate):
+        # "X holds shares in it", "X is its largest customer": not X
         outer |= {c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")}
     earlier = [m for m in _mentions_before(chunk, token) if m.head not in outer]
     if chunk.antecedent == "subject":
@@ -185,8 +190,9 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     if word not in lexicon.THING_PRONOUNS:
         return None
     if word == "its" and token.head.lower_ in lexicon.FACILITY_NOUNS | lexicon.ROLE_WORDS | lexicon.CUSTOMER_NOUNS:
-        companies = [m for m in before if m.type == "ORG"] or [m for m in earlier if m.type == "ORG"]
-        return companies[-1] if companies else None  # a plant, a director, a customer belong to a firm
+        # a plant, a director, a customer belong to a firm (or to a name not known to be anything else)
+        companies = [m for m in before if m.type in ("ORG", "")] or [m for m in earlier if m.type == "ORG"]
+        return companies[-1] if companies else None
     things = [m for m in before or earlier if m.type not in ("PERSON", "LOCATION")]
     return things[-1] if things else None
 
