@@ -84,6 +84,30 @@ STATED = [
     ("a maker launching a named product supplies it",
      "Aurex Motors unveiled the Kestrel, a mid-size SUV, in Pune.",
      {("Aurex Motors", "SUPPLIES", "Kestrel")}),
+    ("trade nouns: deliveries from X to Y",
+     "Deliveries from Orrin Castings to Velora Brakes Ltd resumed in May.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("trade nouns: the buyer's purchases",
+     "Velora Brakes Ltd's purchases from Orrin Castings rose in 2024.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("a role noun before the name in apposition",
+     "Orrin Castings' biggest customer, Velora Brakes Ltd, is based in Pune.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd"), ("Velora Brakes Ltd", "LOCATED_IN", "Pune")}),
+    ("'become' is a copula",
+     "Orrin Castings became Velora Brakes Ltd's supplier in 2020.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("switching to a supplier",
+     "Velora Brakes Ltd switched to Orrin Castings for its drum castings in 2021.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("an object named 'as' a role",
+     "Velora Brakes Ltd has qualified Orrin Castings as a supplier.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("one of several suppliers",
+     "Orrin Castings is one of three suppliers to Velora Brakes Ltd.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("the customer after the goods of a supplier",
+     "The main supplier of castings to Velora Brakes Ltd is Orrin Castings.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
     ("a site in a relative clause after a pronoun",
      "Ferrox Alloys opened a plant in Hosur in 2019. It supplies steel tube to Plushon Seating Systems, which is "
      "based in Bengaluru.",
@@ -204,3 +228,8 @@ def test_an_ending_stated_next_to_the_chunk_ends_the_chunk_s_statement() -> None
     [owns] = found.relations
     assert (owns.source, owns.relation, owns.target, owns.until) == (
         "Tamsin Holdings Ltd", "OWNS", "Orrin Castings Pvt Ltd", "2024-07-01")
+
+
+def test_a_role_named_as_is_no_vaguer_relation_too() -> None:
+    assert {r.relation for r in facts("Velora Brakes Ltd has qualified Orrin Castings as a supplier.").relations} == {
+        "SUPPLIES"}

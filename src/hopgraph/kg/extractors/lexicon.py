@@ -57,6 +57,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = {
     **_rules("sell deliver ship send distribute export vend", *_SELL),
     **_rules("buy purchase source procure order import obtain receive get take", *_BUY),
     **_rules("come arrive", Rule("from", "subj", "SUPPLIES")),  # "our brackets come from X"
+    **_rules("switch turn", Rule("to", "subj", "SUPPLIES", _ORG)),  # "Y switched to X for its castings"
     **_rules("make manufacture produce build assemble fabricate forge cast mould mold machine design "
              "develop brew", *_MAKE),
     # A maker bringing out a named product supplies it ("X launched the Y"; a campaign is no product).
@@ -96,6 +97,11 @@ SUBSIDIARY_NOUNS = frozenset({"subsidiary", "unit", "division", "arm", "affiliat
 OWNER_NOUNS = frozenset({"owner", "parent", "shareholder", "investor"})
 # "X is home to Y", "X, the base of Y": the named place holds what the noun points at.
 HOME_NOUNS = frozenset({"home", "base", "seat"})
+# Trade nouns that state a supply: from the owner or "from" object to the "to" object ("X's deliveries to
+# Y"), or to the owner from the "from" object ("Y's purchases from X").
+OUTGOING_NOUNS = frozenset({"delivery", "shipment", "supply", "sale", "export", "consignment", "dispatch"})
+INCOMING_NOUNS = frozenset({"purchase", "order", "import", "procurement", "intake"})
+COPULAS = frozenset({"be", "become", "remain"})
 # Verbs that list names under a role noun: "its customers include X", "X counts Y among its customers".
 LISTING_VERBS = frozenset({"include", "comprise", "count", "number", "list", "name", "rank"})
 # Verbs whose direct object may be a site of the subject's ("operates a plant in X", "opened a mill in
