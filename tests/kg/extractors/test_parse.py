@@ -108,6 +108,18 @@ STATED = [
     ("the customer after the goods of a supplier",
      "The main supplier of castings to Velora Brakes Ltd is Orrin Castings.",
      {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("'X-based' before a name or a description",
+     "The Bengaluru-based Ferrox Alloys supplies steel strip. Rubivo Polymers is a Thailand-based compounder.",
+     {("Ferrox Alloys", "LOCATED_IN", "Bengaluru"), ("Rubivo Polymers", "LOCATED_IN", "Thailand")}),
+    ("a place after 'in' outweighs a company label",
+     "Kestrel Seals Ltd makes its seals in Coimbatore, Tamil Nadu.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore"), ("Coimbatore", "LOCATED_IN", "Tamil Nadu")}),
+    ("a description with a site",
+     "Kestrel Seals Ltd is a seal maker with a plant in Coimbatore.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore")}),
+    ("its own site as the object of 'has'",
+     "Kestrel Seals Ltd has its only factory in Coimbatore.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore")}),
     ("a site in a relative clause after a pronoun",
      "Ferrox Alloys opened a plant in Hosur in 2019. It supplies steel tube to Plushon Seating Systems, which is "
      "based in Bengaluru.",
@@ -233,3 +245,8 @@ def test_an_ending_stated_next_to_the_chunk_ends_the_chunk_s_statement() -> None
 def test_a_role_named_as_is_no_vaguer_relation_too() -> None:
     assert {r.relation for r in facts("Velora Brakes Ltd has qualified Orrin Castings as a supplier.").relations} == {
         "SUPPLIES"}
+
+
+def test_a_stake_in_a_one_word_company_is_no_place() -> None:
+    found = facts("Kelso Group holds a stake in Halvorix.").relations
+    assert not [r for r in found if r.relation == "LOCATED_IN"]

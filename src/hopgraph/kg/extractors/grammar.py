@@ -213,7 +213,9 @@ CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w-]+$|^[A-Z]{2,}\d*$")
 
 def span(token: Any) -> list[Any]:
     """The head, the left modifiers of its name ("the Surat foundry fire") and a code after it ("Titan 7")."""
-    tokens = [t for c in token.lefts if c.dep_ in LEFT_DEPS for t in c.subtree if t.i < token.i]
+    # a participle is no part of a name: "the Pune-based Aurex Motors", "the newly listed X"
+    tokens = [t for c in token.lefts if c.dep_ in LEFT_DEPS and not (c.dep_ == "amod" and c.pos_ == "VERB")
+              for t in c.subtree if t.i < token.i]
     tokens.append(token)
     for right in token.rights:  # "Titan 7", "part QX-12", "QX-12 caliper"
         if right.i == tokens[-1].i + 1 and right.dep_ in ("nummod", "amod", "compound", "appos") and (

@@ -70,6 +70,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = {
     **_rules("locate base headquarter situate site house", *_PLACED),
     **_rules("remain sit stand lie operate move relocate shift open", Rule("subj", "in", "LOCATED_IN", _PLACE),
              Rule("subj", "to", "LOCATED_IN", _PLACE)),
+    **_rules("operate", Rule("subj", "from", "LOCATED_IN", _PLACE)),  # "operates from X" (moving from X: no)
     **_rules("be", Rule("subj", "in", "LOCATED_IN", _PLACE), Rule("subj", "at", "LOCATED_IN", _PLACE)),
     **_rules("report answer", Rule("subj", "to", "REPORTS_TO", frozenset({"PERSON"}))),
     **_rules("work serve", Rule("subj", "for", "PART_OF", _ORG), Rule("subj", "at", "PART_OF", _ORG),

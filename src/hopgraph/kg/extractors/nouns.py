@@ -40,6 +40,9 @@ def noun_facts(chunk: ChunkReading, token: Any) -> None:
         return
     if here.type == "PERSON":
         _role_of(chunk, token, here)
+    if here.type in ("ORG", "") and any(c.dep_ == "amod" and c.lemma_ == "base" for c in token.children):
+        for place in _where(chunk, token):  # "the Pune-based Aurex Motors"
+            relate(chunk, here, "LOCATED_IN", place, "based")
     for prep in (c for c in token.children if c.dep_ == "prep" and c.lower_ in ("of", "in")):
         if here.type == "ORG":  # "Tamsin Foundry Ltd of Surat"
             for place in _places(chunk, prep):
@@ -113,6 +116,12 @@ def _where(chunk: ChunkReading, noun: Any) -> list[Mention]:
         elif child.dep_ == "acl" and child.lemma_ in ("base", "locate", "headquarter", "situate"):
             found += [p for c in child.children if c.dep_ == "prep" and c.lower_ in ("in", "at")
                       for p in _places(chunk, c)]
+        elif child.dep_ == "amod" and child.lemma_ in ("base", "locate", "headquarter"):  # "a Pune-based maker"
+            found += [m for c in child.children if c.dep_ in ("npadvmod", "compound") and (m := mention(chunk, c))
+                      and m.type == "LOCATION"]
+        elif child.dep_ == "prep" and child.lower_ == "with":  # "a seal maker with a plant in X"
+            found += [p for o in child.children if o.dep_ == "pobj" and o.lemma_.lower() in lexicon.FACILITY_NOUNS
+                      for p in _where(chunk, o)]
     return found
 
 
@@ -130,9 +139,9 @@ def _facility(chunk: ChunkReading, noun: Any) -> None:
     owner = next((refer(chunk, c) for c in noun.children if c.dep_ == "poss"), None)
     places = _where(chunk, noun)
     verb = _site_verb(noun)
-    if owner is None and verb is not None and verb.lemma_.lower() in lexicon.SITE_VERBS and not lex.negated(verb):
-        # "X operates a plant in Y", "X opened a mill in Y in 2019": the subject's site
-        owner = next((m for t in lex.slots(verb).get("subj", ()) if (m := refer(chunk, t))), None)
+    if verb is not None and verb.lemma_.lower() in lexicon.SITE_VERBS and not lex.negated(verb):
+        # "X operates a plant in Y", "X opened a mill in Y in 2019", "X has its factory in Y": the subject's site
+        owner = owner or next((m for t in lex.slots(verb).get("subj", ()) if (m := refer(chunk, t))), None)
         places += [p for c in verb.children if c.dep_ == "prep" and c.lower_ in ("in", "at") for p in _places(chunk, c)]
     if owner is not None and owner.type in ("ORG", ""):
         for place in places:

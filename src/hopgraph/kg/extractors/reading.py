@@ -110,8 +110,13 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         of_company = token.head.lower_ == "of" and types_hint(chunk.doc[token.head.head.i]) == "ORG"
         if token.dep_ == "pobj" and (token.head.lower_ in ("in", "near") or of_company):
             counter["LOCATION"] += 1  # "in X", "X Ltd of Y"
+            if _place_after_preposition(token):
+                counter["LOCATION"] += 1  # "makes seals in Coimbatore": outweighs spaCy's ORG guess
         elif token.dep_ == "pobj" and lexicon.describes(token.head.head.lemma_.lower()) == "LOCATION":
             counter["LOCATION"] += 10  # "the state of X"
+    for token in chunk.doc:  # "the Pune-based maker": the place of "based"
+        if token.dep_ in ("npadvmod", "compound") and token.head.lemma_ in _BASED and (named := mention(chunk, token)):
+            votes.setdefault(named.name, Counter())["LOCATION"] += 10
     for token in chunk.doc:  # "its Nashik factory", "whose Nashik press shop": a site's modifier is a place
         if token.dep_ == "compound" and not token.ent_type_ and token.pos_ == "PROPN" and (
                 token.head.lemma_.lower() in lexicon.FACILITY_NOUNS) and (named := mention(chunk, token)):
@@ -127,6 +132,20 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         if " " not in name and len(longer) == 1 and not kind and longer <= {"ORG", "PRODUCT", "COMPONENT"}:
             types[name] = longer.pop()
     return types
+
+
+_BASED = {"base", "locate", "headquarter", "situate"}
+# Nouns whose "in X" is a company, not a place: "a stake in X", "invested in X".
+_HOLDING_WORDS = {"stake", "share", "interest", "investment", "invest", "holding", "equity"}
+
+
+def _place_after_preposition(token: Any) -> bool:
+    """A one-word name after "in"/"at"/"near", with no company word of its own and not after a holding
+    ("a stake in X"): a place, whatever spaCy's label."""
+    prep = token.head
+    words = lex.span(token)
+    return (prep.lower_ in ("in", "at", "near") and len(words) == 1 and prep.head.lemma_.lower() not in _HOLDING_WORDS
+            and words[0].lower_.strip(".") not in lexicon.ORG_WORDS and not lex.CODE.match(words[0].text))
 
 
 # --- reference --------------------------------------------------------------------------------------
