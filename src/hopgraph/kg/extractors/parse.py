@@ -90,6 +90,7 @@ def _joined(parsed: dict[str, Any], text: str, before: Sequence[str], after: Seq
 def _read(doc: Any, start: int, end: int, mapper: lex.PhraseMapper | None, antecedent: str = "subject") -> ChunkReading:
     chunk = ChunkReading(doc, antecedent=antecedent, start=start, end=end)
     chunk.types = vote_types(chunk)
+    chunk.named = None  # names read before the vote had no types
     defined_terms(chunk)
     for token in doc:  # subjects first, in order: pronouns refer back to them
         if token.dep_ in ("nsubj", "nsubjpass") and (found := refer(chunk, token)) is not None:

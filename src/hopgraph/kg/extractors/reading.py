@@ -43,6 +43,9 @@ class ChunkReading:
     # types only (a paragraph's "it" is often named in the paragraph before). -1: to the end.
     start: int = 0
     end: int = -1
+    # every name of the parsed text with its head, once types and terms are known (None: not yet):
+    # "the nearest name before" is asked for each pronoun, and the text around a chunk is long
+    named: list[Mention] | None = None
 
     def owns(self, token: Any) -> bool:
         """The token is the chunk's own, not its context: only those state facts."""
@@ -217,8 +220,9 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
 
 
 def _mentions_before(chunk: ChunkReading, token: Any) -> list[Mention]:
-    found = [mention(chunk, t) for t in chunk.doc[: token.i] if t.dep_ not in ("compound", "nmod")]
-    return [m for m in found if m is not None]
+    if chunk.named is None:
+        chunk.named = [m for t in chunk.doc if t.dep_ not in ("compound", "nmod") and (m := mention(chunk, t))]
+    return [m for m in chunk.named if m.head < token.i]
 
 
 def _description(chunk: ChunkReading, token: Any) -> Mention | None:
@@ -243,6 +247,7 @@ def defined_terms(chunk: ChunkReading) -> None:
                 add_entity(chunk, Mention(f"{holder.name} ({token.text})", holder.type, holder.head))
             elif (token.text[:1].isupper() and mention(chunk, token) is None) or chunk.doc[token.i - 1].text in "\"“":
                 chunk.terms[token.lower_] = holder
+                chunk.named = None  # a defined term is no name of its own
         if _ALIAS.match(" ".join(t.lower_ for t in token.lefts if t.dep_ == "advmod") + " " + token.lower_):
             holder_token = token.head if token.dep_ == "acl" else next(
                 (c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")), None)
