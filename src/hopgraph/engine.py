@@ -137,11 +137,15 @@ class HopGraph:
     # --- the knowledge graph -----------------------------------------------------------------------
 
     def extract(self, client: LLMClient | None = None, gleanings: int | None = None,
-                progress: object = None) -> ExtractReport:
-        """LLM extraction of every chunk not yet extracted by this model, then a graph rebuild."""
+                progress: object = None, parse: bool = False) -> ExtractReport:
+        """LLM extraction of every chunk not yet extracted by this model, then a graph rebuild. With
+        `parse` (what `hopgraph extract` does) the parser's typed facts join the LLM's: an edge both
+        state keeps both extractors on its source."""
         client = client or self.llm()
         rounds = self.settings.gleanings if gleanings is None else gleanings
         report = extract_pending(self.store, client, self.vocabulary(), rounds, progress)  # type: ignore[arg-type]
+        if parse:
+            kg_build.run_extractors(self.store, [kg_build.parse_extractor(self.vocabulary())], self.quiet)
         self.build_graph()
         return report
 
@@ -161,6 +165,13 @@ class HopGraph:
         """The no-LLM concept graph over every chunk not yet processed (resumable), then a rebuild."""
         kg_build.extract_concepts(self.store, self.quiet)
         return self.build_graph(use_embeddings=False)
+
+    def extract_without_llm(self) -> kg_build.GraphReport:
+        """The no-LLM graph (resumable), then a rebuild: concepts (co-occurrence, for communities and
+        lazy search) and the parser's typed facts (for paths)."""
+        extractors = [kg_build.CONCEPT_EXTRACTOR, kg_build.parse_extractor(self.vocabulary())]
+        kg_build.run_extractors(self.store, extractors, self.quiet)
+        return self.build_graph()  # only stated names are embedded (kg/resolution.py): few of them
 
     def paths(self, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
               end_type: str | None = None, follow: Follow = None,

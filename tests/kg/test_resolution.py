@@ -212,3 +212,33 @@ def test_the_embedder_sees_normalised_names():
     embedder = embedder_at(0.97)
     resolve(mentions("Quorin Metals Pvt Ltd", B), embedder=embedder)
     assert normalise(A) in embedder.seen and "Quorin Metals Pvt Ltd" not in embedder.seen
+
+
+# --- guesses: a concept graph's names beside stated facts ---------------------------------------------
+
+
+def test_guesses_join_a_stated_name_by_normalisation_and_never_name_its_entity():
+    resolution = resolve([("Velora Brakes Ltd", "ORG", "")], guesses=[("Velora Brakes Ltd.", "ORG", "")] * 5)
+    assert len(resolution.clusters) == 1 and resolution.clusters[0].name == "Velora Brakes Ltd"
+    assert resolution.entity_of("Velora Brakes Ltd.", "ORG") == resolution.entity_of("Velora Brakes Ltd", "ORG")
+
+
+def test_a_guess_makes_no_short_form_ambiguous():
+    stated = [("Orrin Castings", "ORG", ""), ("Orrin", "ORG", "")]
+    noisy = [("Orrin Castings Ltd, Surat", "ORG", "")]
+    assert not same_entity(resolve(stated + noisy), "Orrin", "Orrin Castings")  # two longer names: ambiguous
+    assert same_entity(resolve(stated, guesses=noisy), "Orrin", "Orrin Castings")
+    assert not same_entity(resolve(stated, guesses=noisy), "Orrin Castings Ltd, Surat", "Orrin Castings")
+
+
+def test_guesses_are_not_embedded():
+    embedded: list[str] = []
+
+    class Counting:
+        def embed(self, texts: Sequence[str], progress: object = None) -> np.ndarray:
+            embedded.extend(texts)
+            return np.eye(len(texts), dtype=np.float32)
+
+    resolve([("Orrin Castings", "ORG", ""), ("Velora Brakes", "ORG", "")], embedder=Counting(),  # type: ignore[arg-type]
+            guesses=[("the Surat foundry", "CONCEPT", ""), ("a new plant", "CONCEPT", "")])
+    assert sorted(embedded) == ["orrin castings", "velora brakes"]

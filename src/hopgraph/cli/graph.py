@@ -27,25 +27,28 @@ def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relat
 
 
 def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Option(min=0, max=5)] = None,
-            concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM concept graph (spaCy entities "
-                                                   "and noun phrases, co-occurrence edges), even with an LLM "
-                                                   "configured.")] = False,
+            concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM graph (spaCy concepts with "
+                                                   "co-occurrence edges, and the parser's typed relations), even "
+                                                   "with an LLM configured.")] = False,
             quiet: QuietOpt = False) -> None:
-    """Extract entities and relations from every chunk (resumable): with the configured LLM, else the
-    no-LLM concept graph."""
+    """Extract entities and relations from every chunk (resumable): typed relations from the dependency
+    parse, with the configured LLM's, else with the no-LLM concept graph."""
     from hopgraph.progress import counter
 
     with open_hopgraph(store, quiet) as hg:
         if concepts or not hg.has_llm:
-            graph = hg.extract_concepts()
+            graph = hg.extract_without_llm()
             why = "as asked" if concepts else "no LLM configured"
-            typer.echo(f"concept graph ({why}): {graph.entities} entities, {graph.relations} relations")
+            typer.echo(f"concepts + parse ({why}): {graph.entities} entities, {graph.relations} relations "
+                       f"({graph.typed} typed, {graph.relations - graph.typed} co-occurrence)")
             return
         with counter("extracting", quiet) as update:
-            report = hg.extract(gleanings=gleanings, progress=update)
+            report = hg.extract(gleanings=gleanings, progress=update, parse=True)
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
+        relations = len(hg.knowledge_graph.relations)
     typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
-               f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations")
+               f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations "
+               f"from the LLM; {relations} relations in the graph with the parser's")
     typer.echo(f"LLM usage (calls, cached, tokens in, tokens out): {usage}")
     for chunk_id, error in report.failed[:10]:
         typer.echo(f"  chunk {chunk_id} failed: {error}")

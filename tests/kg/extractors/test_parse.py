@@ -59,6 +59,72 @@ STATED = [
     ("town and state",
      "Tamsin Foundry Ltd has a plant in Hosur, Tamil Nadu.",
      {("Hosur", "LOCATED_IN", "Tamil Nadu")}),
+    ("a site as the object of a verb, in conjoined places",
+     "Ferrox Alloys operates plants in Hosur and Bengaluru.",
+     {("Ferrox Alloys", "LOCATED_IN", "Hosur"), ("Ferrox Alloys", "LOCATED_IN", "Bengaluru")}),
+    ("a stake in a company, a date beside it",
+     "Kelso Group acquired a 26 per cent stake in Halvor Friction Ltd in 2023.",
+     {("Kelso Group", "OWNS", "Halvor Friction Ltd")}),
+    ("the conjuncts of a copula's predicate",
+     "Plushon Seating Systems is a seat maker. The company's main customers are Aurex Motors and Zephyra Motors.",
+     {("Plushon Seating Systems", "SUPPLIES", "Aurex Motors"),
+      ("Plushon Seating Systems", "SUPPLIES", "Zephyra Motors")}),
+    ("'its' in a copula's predicate is not the copula's subject",
+     "Halvor Friction Ltd makes brake pads. Aurex Motors is its largest customer.",
+     {("Halvor Friction Ltd", "SUPPLIES", "Aurex Motors")}),
+    ("names listed under a role noun",
+     "Velora Brakes Ltd's suppliers include Orrin Castings and Tamsin Foundry Ltd.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd"), ("Tamsin Foundry Ltd", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("a place that is home to a company",
+     "Rayong, Thailand, is home to Rubivo Polymers.",
+     {("Rubivo Polymers", "LOCATED_IN", "Rayong")}),
+    ("the goods of a company used by another: a supply",
+     "Rubivo Polymers' compounds are used by Kelso Seals Ltd in the HX-7 seal.",
+     {("Rubivo Polymers", "SUPPLIES", "Kelso Seals Ltd")}),
+    ("a maker launching a named product supplies it",
+     "Aurex Motors unveiled the Kestrel, a mid-size SUV, in Pune.",
+     {("Aurex Motors", "SUPPLIES", "Kestrel")}),
+    ("trade nouns: deliveries from X to Y",
+     "Deliveries from Orrin Castings to Velora Brakes Ltd resumed in May.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("trade nouns: the buyer's purchases",
+     "Velora Brakes Ltd's purchases from Orrin Castings rose in 2024.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("a role noun before the name in apposition",
+     "Orrin Castings' biggest customer, Velora Brakes Ltd, is based in Pune.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd"), ("Velora Brakes Ltd", "LOCATED_IN", "Pune")}),
+    ("'become' is a copula",
+     "Orrin Castings became Velora Brakes Ltd's supplier in 2020.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("switching to a supplier",
+     "Velora Brakes Ltd switched to Orrin Castings for its drum castings in 2021.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("an object named 'as' a role",
+     "Velora Brakes Ltd has qualified Orrin Castings as a supplier.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("one of several suppliers",
+     "Orrin Castings is one of three suppliers to Velora Brakes Ltd.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("the customer after the goods of a supplier",
+     "The main supplier of castings to Velora Brakes Ltd is Orrin Castings.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes Ltd")}),
+    ("'X-based' before a name or a description",
+     "The Bengaluru-based Ferrox Alloys supplies steel strip. Rubivo Polymers is a Thailand-based compounder.",
+     {("Ferrox Alloys", "LOCATED_IN", "Bengaluru"), ("Rubivo Polymers", "LOCATED_IN", "Thailand")}),
+    ("a place after 'in' outweighs a company label",
+     "Kestrel Seals Ltd makes its seals in Coimbatore, Tamil Nadu.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore"), ("Coimbatore", "LOCATED_IN", "Tamil Nadu")}),
+    ("a description with a site",
+     "Kestrel Seals Ltd is a seal maker with a plant in Coimbatore.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore")}),
+    ("its own site as the object of 'has'",
+     "Kestrel Seals Ltd has its only factory in Coimbatore.",
+     {("Kestrel Seals Ltd", "LOCATED_IN", "Coimbatore")}),
+    ("a site in a relative clause after a pronoun",
+     "Ferrox Alloys opened a plant in Hosur in 2019. It supplies steel tube to Plushon Seating Systems, which is "
+     "based in Bengaluru.",
+     {("Ferrox Alloys", "LOCATED_IN", "Hosur"), ("Ferrox Alloys", "SUPPLIES", "Plushon Seating Systems"),
+      ("Plushon Seating Systems", "LOCATED_IN", "Bengaluru")}),
 ]
 
 
@@ -144,3 +210,43 @@ def test_out_of_vocabulary_relations_fall_back_to_related_to() -> None:
 def test_depends_on_preset() -> None:
     assert parse_follow("depends-on") == "depends-on" and DEPENDS_ON["SUPPLIES"] == "reverse"
     assert "RELATED_TO" not in DEPENDS_ON
+
+
+def test_a_chunk_reads_its_neighbours_for_reference_but_states_only_its_own_facts() -> None:
+    before = ["Orrin Castings Pvt Ltd is a foundry in Surat."]
+    after = ["Velora Brakes Ltd also buys pads from Kelso Steel Ltd."]
+    [found] = svo.parse_facts([1], ["It supplies brake drums to Velora Brakes Ltd."], contexts=[(before, after)])
+    assert {(r.source, r.relation, r.target) for r in found.relations} == {
+        ("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Brakes Ltd")}
+    [alone] = svo.parse_facts([1], ["It supplies brake drums to Velora Brakes Ltd."])
+    assert alone.relations == []  # "it" names nothing without the paragraph before
+
+
+def test_a_date_is_no_place_however_capitalised() -> None:
+    found = facts("Dhruvex Trucks makes the Haul 31 in February 2025 at Indore.").relations
+    assert not [r for r in found if r.target.startswith("February")]
+
+
+def test_a_person_s_label_on_a_name_ending_in_a_plural_common_noun_is_left_to_the_relations() -> None:
+    [supplies] = [r for r in facts("Ferrox Alloys supplies steel strip to Halvor Friction Ltd.").relations]
+    assert (supplies.source, supplies.source_type) == ("Ferrox Alloys", "ORG")  # the supplier a company
+    assert svo_grammar.plural_noun("alloys") and not svo_grammar.plural_noun("kapoor")
+
+
+def test_an_ending_stated_next_to_the_chunk_ends_the_chunk_s_statement() -> None:
+    before = ["The sale of Orrin Castings Pvt Ltd to Kelso Steel Ltd closed on 1 July 2024."]
+    after = ["Tamsin Holdings Ltd had owned Orrin Castings Pvt Ltd since 2009."]
+    [found] = svo.parse_facts([1], ["Tamsin Holdings Ltd owns Orrin Castings Pvt Ltd."], contexts=[(before, after)])
+    [owns] = found.relations
+    assert (owns.source, owns.relation, owns.target, owns.until) == (
+        "Tamsin Holdings Ltd", "OWNS", "Orrin Castings Pvt Ltd", "2024-07-01")
+
+
+def test_a_role_named_as_is_no_vaguer_relation_too() -> None:
+    assert {r.relation for r in facts("Velora Brakes Ltd has qualified Orrin Castings as a supplier.").relations} == {
+        "SUPPLIES"}
+
+
+def test_a_stake_in_a_one_word_company_is_no_place() -> None:
+    found = facts("Kelso Group holds a stake in Halvorix.").relations
+    assert not [r for r in found if r.relation == "LOCATED_IN"]

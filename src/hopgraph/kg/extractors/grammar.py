@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -70,9 +71,11 @@ def slots(verb: Any) -> dict[str, list[Any]]:
                 add("subj", pobj)
         elif child.dep_ in ("prep", "dative"):
             _prep_slots(child, add)
-    for obj in list(slots.get("dobj", ())):  # "buys its castings from F": the object carries the source
-        for prep in (c for c in obj.children if c.dep_ == "prep" and c.lower_ not in slots and c.lower_ != "of"):
-            _prep_slots(prep, add)
+    verb_preps = set(slots)  # "buys its castings from F", "a stake in X in 2023": the object carries it
+    for obj in list(slots.get("dobj", ())):
+        for prep in (c for c in obj.children if c.dep_ == "prep" and c.lower_ != "of"):
+            if prep.lower_ not in verb_preps or not any(t.ent_type_ == "DATE" for t in prep.subtree):
+                _prep_slots(prep, add)
     relative = any(c.dep_ == "advmod" and c.lower_ in ("where", "when") for c in verb.children)
     if verb.dep_ == "relcl" and not relative and not ({"subj", "dobj"} <= set(slots)):
         add("dobj" if "subj" in slots else "subj", verb.head)  # "the other model it builds"
@@ -210,7 +213,9 @@ CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w-]+$|^[A-Z]{2,}\d*$")
 
 def span(token: Any) -> list[Any]:
     """The head, the left modifiers of its name ("the Surat foundry fire") and a code after it ("Titan 7")."""
-    tokens = [t for c in token.lefts if c.dep_ in LEFT_DEPS for t in c.subtree if t.i < token.i]
+    # a participle is no part of a name: "the Pune-based Aurex Motors", "the newly listed X"
+    tokens = [t for c in token.lefts if c.dep_ in LEFT_DEPS and not (c.dep_ == "amod" and c.pos_ == "VERB")
+              for t in c.subtree if t.i < token.i]
     tokens.append(token)
     for right in token.rights:  # "Titan 7", "part QX-12", "QX-12 caliper"
         if right.i == tokens[-1].i + 1 and right.dep_ in ("nummod", "amod", "compound", "appos") and (
@@ -249,4 +254,21 @@ def type_of(words: list[Any], head: Any) -> str:
         return ""  # a part number is no company, person or place, whatever spaCy says
     if label == "PERSON" and (len(words) < 2 or not all(w.text[:1].isalpha() for w in words)):
         return ""  # spaCy calls many one-word companies (and "Titan 7") people
+    if label == "PERSON" and plural_noun(words[-1].lower_):
+        return ""  # "Ferrox Alloys": a person's name seldom ends in a plural common noun; left to the relations
     return label
+
+
+def plural_noun(word: str) -> bool:
+    """"alloys", "castings", "batteries": the plural of a common noun in spaCy's English tables."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return False
+    singulars = {word[:-1], word[:-2] if word.endswith("es") else "", word[:-3] + "y" if word.endswith("ies") else ""}
+    return bool(singulars & _nouns())
+
+
+@cache
+def _nouns() -> frozenset[str]:
+    from hopgraph.text.nlp import load_model
+
+    return frozenset(load_model().get_pipe("lemmatizer").lookups.get_table("lemma_index")["noun"])

@@ -41,9 +41,12 @@ _SELL = (Rule("subj", "dobj", "SUPPLIES", _GOODS), Rule("subj", "to", "SUPPLIES"
 # A buyer: whoever it buys "from" supplies it; buying a company is owning it.
 _BUY = (Rule("from", "subj", "SUPPLIES"), Rule("subj", "dobj", "OWNS", _ORG))
 # A maker of a named product or component supplies it ("made by" in the supplier convention).
-_MAKE = (Rule("subj", "dobj", "SUPPLIES", _GOODS), Rule("subj", "to", "SUPPLIES", _ORG))
+_MAKE = (Rule("subj", "dobj", "SUPPLIES", _GOODS), Rule("subj", "to", "SUPPLIES", _ORG),
+         Rule("subj", "for", "SUPPLIES", _ORG),  # "makes brake pads for X"
+         Rule("subj", "in", "LOCATED_IN", _PLACE), Rule("subj", "at", "LOCATED_IN", _PLACE))  # "makes pads at X"
 _OWN = (Rule("subj", "dobj", "OWNS", _ORG), Rule("subj", "in", "OWNS", _ORG))  # "holds a stake in X"
-_USE = (Rule("subj", "dobj", "USES", _GOODS),)
+# "X uses Y's compounds", "X uses supplier Y": the firm whose goods are used supplies the user.
+_USE = (Rule("subj", "dobj", "USES", _GOODS), Rule("dobj", "subj", "SUPPLIES", _ORG))
 _PLACED = (Rule("dobj", "in", "LOCATED_IN", _PLACE), Rule("dobj", "at", "LOCATED_IN", _PLACE),
            Rule("subj", "in", "LOCATED_IN", _PLACE))
 _LEAD = (Rule("subj", "dobj", "PART_OF", _ORG),)
@@ -51,11 +54,14 @@ _CAUSED = (Rule("dobj", "subj", "CAUSED_BY", _CAUSE),)
 
 VERB_RULES: dict[str, tuple[Rule, ...]] = {
     **_rules("supply provide furnish serve", *_SUPPLY),
-    **_rules("sell deliver ship distribute export vend", *_SELL),
+    **_rules("sell deliver ship send distribute export vend", *_SELL),
     **_rules("buy purchase source procure order import obtain receive get take", *_BUY),
     **_rules("come arrive", Rule("from", "subj", "SUPPLIES")),  # "our brackets come from X"
+    **_rules("switch turn", Rule("to", "subj", "SUPPLIES", _ORG)),  # "Y switched to X for its castings"
     **_rules("make manufacture produce build assemble fabricate forge cast mould mold machine design "
              "develop brew", *_MAKE),
+    # A maker bringing out a named product supplies it ("X launched the Y"; a campaign is no product).
+    **_rules("launch unveil introduce release debut", Rule("subj", "dobj", "SUPPLIES", _GOODS)),
     **_rules("own acquire control hold", *_OWN),
     **_rules("use employ utilise utilize adopt incorporate feature", *_USE),
     **_rules("fit equip", Rule("to", "dobj", "USES", _ANY), Rule("subj", "with", "USES", _GOODS),
@@ -64,6 +70,7 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = {
     **_rules("locate base headquarter situate site house", *_PLACED),
     **_rules("remain sit stand lie operate move relocate shift open", Rule("subj", "in", "LOCATED_IN", _PLACE),
              Rule("subj", "to", "LOCATED_IN", _PLACE)),
+    **_rules("operate", Rule("subj", "from", "LOCATED_IN", _PLACE)),  # "operates from X" (moving from X: no)
     **_rules("be", Rule("subj", "in", "LOCATED_IN", _PLACE), Rule("subj", "at", "LOCATED_IN", _PLACE)),
     **_rules("report answer", Rule("subj", "to", "REPORTS_TO", frozenset({"PERSON"}))),
     **_rules("work serve", Rule("subj", "for", "PART_OF", _ORG), Rule("subj", "at", "PART_OF", _ORG),
@@ -89,6 +96,20 @@ CUSTOMER_NOUNS = frozenset({"customer", "client", "buyer", "purchaser", "account
 SUPPLIER_NOUNS = frozenset({"supplier", "vendor", "source", "seller", "maker", "manufacturer", "producer"})
 SUBSIDIARY_NOUNS = frozenset({"subsidiary", "unit", "division", "arm", "affiliate"})
 OWNER_NOUNS = frozenset({"owner", "parent", "shareholder", "investor"})
+# "X is home to Y", "X, the base of Y": the named place holds what the noun points at.
+HOME_NOUNS = frozenset({"home", "base", "seat"})
+# Trade nouns that state a supply: from the owner or "from" object to the "to" object ("X's deliveries to
+# Y"), or to the owner from the "from" object ("Y's purchases from X").
+OUTGOING_NOUNS = frozenset({"delivery", "shipment", "supply", "sale", "export", "consignment", "dispatch"})
+INCOMING_NOUNS = frozenset({"purchase", "order", "import", "procurement", "intake"})
+COPULAS = frozenset({"be", "become", "remain"})
+# Verbs that list names under a role noun: "its customers include X", "X counts Y among its customers".
+LISTING_VERBS = frozenset({"include", "comprise", "count", "number", "list", "name", "rank"})
+# Verbs whose direct object may be a site of the subject's ("operates a plant in X", "opened a mill in
+# X"), or that the subject does at a site ("makes strip at plants in X").
+SITE_VERBS = frozenset({"operate", "run", "have", "open", "build", "own", "set", "establish", "commission",
+                        "maintain", "expand", "add", "move", "relocate", "shift", "make", "manufacture",
+                        "produce", "assemble", "cast", "forge", "machine", "mould", "mold", "fabricate"})
 FACILITY_NOUNS = frozenset({"plant", "factory", "works", "site", "headquarters", "office", "offices",
                             "facility", "mill", "foundry", "campus", "base", "warehouse", "depot",
                             "unit", "shop", "hq", "operations", "business"})

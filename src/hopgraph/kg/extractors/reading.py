@@ -20,6 +20,7 @@ from hopgraph.kg.extractors import lexicon
 from hopgraph.records.knowledge import RawEntity, RawRelation
 
 ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "dative"}
+_NOT_NAMES = {"DATE", "TIME", "MONEY", "PERCENT", "QUANTITY", "CARDINAL", "ORDINAL"}
 _ALIAS = re.compile(r"^(?:formerly|previously|also|now|better)?\s*(?:known|registered|trading|called|renamed)$")
 
 
@@ -38,6 +39,17 @@ class ChunkReading:
     terms: dict[str, Mention] = field(default_factory=dict)  # defined terms: "supplier" → its holder
     subjects: list[Mention] = field(default_factory=list)  # named subjects, in text order
     antecedent: str = "subject"  # the pronoun rule: nearest "subject", or nearest "mention"
+    # The chunk's own tokens, [start, end): around them is its document's text, read for reference and
+    # types only (a paragraph's "it" is often named in the paragraph before). -1: to the end.
+    start: int = 0
+    end: int = -1
+    # every name of the parsed text with its head, once types and terms are known (None: not yet):
+    # "the nearest name before" is asked for each pronoun, and the text around a chunk is long
+    named: list[Mention] | None = None
+
+    def owns(self, token: Any) -> bool:
+        """The token is the chunk's own, not its context: only those state facts."""
+        return self.start <= token.i and (self.end < 0 or token.i < self.end)
     relations: dict[tuple[str, str, str], RawRelation] = field(default_factory=dict)
     ended: dict[tuple[str, str, str], str | None] = field(default_factory=dict)  # "no longer": until when
     entities: dict[str, RawEntity] = field(default_factory=dict)
@@ -60,6 +72,8 @@ def mention(chunk: ChunkReading, token: Any) -> Mention | None:
     if first is None:
         return None
     words = words[first:]  # "subsidiary OC Metals", "30,000 QX-12 units", "Plant head Dev Rao"
+    if all(w.ent_type_ in _NOT_NAMES for w in words):
+        return None  # "February 2025", "Q3": a time or amount, however capitalised
     kind = ""
     if len(words) > 1 and words[-1].lower_ in lexicon.VEHICLE_NOUNS and words[-1].text.islower():
         words, kind = words[:-1], "PRODUCT"  # "every Titan 7 truck" names the "Titan 7"
@@ -99,8 +113,13 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         of_company = token.head.lower_ == "of" and types_hint(chunk.doc[token.head.head.i]) == "ORG"
         if token.dep_ == "pobj" and (token.head.lower_ in ("in", "near") or of_company):
             counter["LOCATION"] += 1  # "in X", "X Ltd of Y"
+            if _place_after_preposition(token):
+                counter["LOCATION"] += 1  # "makes seals in Coimbatore": outweighs spaCy's ORG guess
         elif token.dep_ == "pobj" and lexicon.describes(token.head.head.lemma_.lower()) == "LOCATION":
             counter["LOCATION"] += 10  # "the state of X"
+    for token in chunk.doc:  # "the Pune-based maker": the place of "based"
+        if token.dep_ in ("npadvmod", "compound") and token.head.lemma_ in _BASED and (named := mention(chunk, token)):
+            votes.setdefault(named.name, Counter())["LOCATION"] += 10
     for token in chunk.doc:  # "its Nashik factory", "whose Nashik press shop": a site's modifier is a place
         if token.dep_ == "compound" and not token.ent_type_ and token.pos_ == "PROPN" and (
                 token.head.lemma_.lower() in lexicon.FACILITY_NOUNS) and (named := mention(chunk, token)):
@@ -116,6 +135,20 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         if " " not in name and len(longer) == 1 and not kind and longer <= {"ORG", "PRODUCT", "COMPONENT"}:
             types[name] = longer.pop()
     return types
+
+
+_BASED = {"base", "locate", "headquarter", "situate"}
+# Nouns whose "in X" is a company, not a place: "a stake in X", "invested in X".
+_HOLDING_WORDS = {"stake", "share", "interest", "investment", "invest", "holding", "equity"}
+
+
+def _place_after_preposition(token: Any) -> bool:
+    """A one-word name after "in"/"at"/"near", with no company word of its own and not after a holding
+    ("a stake in X"): a place, whatever spaCy's label."""
+    prep = token.head
+    words = lex.span(token)
+    return (prep.lower_ in ("in", "at", "near") and len(words) == 1 and prep.head.lemma_.lower() not in _HOLDING_WORDS
+            and words[0].lower_.strip(".") not in lexicon.ORG_WORDS and not lex.CODE.match(words[0].text))
 
 
 # --- reference --------------------------------------------------------------------------------------
@@ -161,7 +194,9 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     outer = {a.i for a in token.ancestors}  # "the Rivo, the other model it builds": not the Rivo
     outer |= {c.i for a in token.ancestors if a.dep_ == "nsubj" for c in a.head.children if c.dep_ == "nsubj"}
     verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
-    if verb is not None and token.dep_ not in ("nsubj", "nsubjpass", "poss"):  # "X holds shares in it": not X
+    predicate = any(a.dep_ == "attr" for a in token.ancestors if a.i > (verb.i if verb is not None else -1))
+    if verb is not None and (token.dep_ not in ("nsubj", "nsubjpass", "poss") or predicate):
+        # "X holds shares in it", "X is its largest customer": not X
         outer |= {c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")}
     earlier = [m for m in _mentions_before(chunk, token) if m.head not in outer]
     if chunk.antecedent == "subject":
@@ -177,15 +212,17 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     if word not in lexicon.THING_PRONOUNS:
         return None
     if word == "its" and token.head.lower_ in lexicon.FACILITY_NOUNS | lexicon.ROLE_WORDS | lexicon.CUSTOMER_NOUNS:
-        companies = [m for m in before if m.type == "ORG"] or [m for m in earlier if m.type == "ORG"]
-        return companies[-1] if companies else None  # a plant, a director, a customer belong to a firm
+        # a plant, a director, a customer belong to a firm (or to a name not known to be anything else)
+        companies = [m for m in before if m.type in ("ORG", "")] or [m for m in earlier if m.type == "ORG"]
+        return companies[-1] if companies else None
     things = [m for m in before or earlier if m.type not in ("PERSON", "LOCATION")]
     return things[-1] if things else None
 
 
 def _mentions_before(chunk: ChunkReading, token: Any) -> list[Mention]:
-    found = [mention(chunk, t) for t in chunk.doc[: token.i] if t.dep_ not in ("compound", "nmod")]
-    return [m for m in found if m is not None]
+    if chunk.named is None:
+        chunk.named = [m for t in chunk.doc if t.dep_ not in ("compound", "nmod") and (m := mention(chunk, t))]
+    return [m for m in chunk.named if m.head < token.i]
 
 
 def _description(chunk: ChunkReading, token: Any) -> Mention | None:
@@ -206,16 +243,17 @@ def defined_terms(chunk: ChunkReading) -> None:
         opened = token.i > 1 and "(" in (chunk.doc[token.i - 1].text, chunk.doc[token.i - 2].text,
                                          chunk.doc[max(token.i - 3, 0)].text)
         if token.dep_ == "appos" and opened and (holder := mention(chunk, token.head)) is not None:
-            if token.text.isupper() and len(token.text) >= 2:
+            if token.text.isupper() and len(token.text) >= 2 and chunk.owns(token):
                 add_entity(chunk, Mention(f"{holder.name} ({token.text})", holder.type, holder.head))
             elif (token.text[:1].isupper() and mention(chunk, token) is None) or chunk.doc[token.i - 1].text in "\"“":
                 chunk.terms[token.lower_] = holder
+                chunk.named = None  # a defined term is no name of its own
         if _ALIAS.match(" ".join(t.lower_ for t in token.lefts if t.dep_ == "advmod") + " " + token.lower_):
             holder_token = token.head if token.dep_ == "acl" else next(
                 (c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")), None)
             named = [m for p in token.children if p.dep_ == "prep" and p.lower_ == "as" for m in objects(chunk, p)]
             holder = refer(chunk, holder_token) if holder_token is not None else None
-            for alias in named if holder is not None else []:
+            for alias in named if holder is not None and chunk.owns(token) else []:
                 add_entity(chunk, Mention(f"{holder.name} ({alias.name})", holder.type or alias.type, holder.head))
 
 
