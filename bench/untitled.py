@@ -61,7 +61,6 @@ def table(results: dict[str, dict[str, Any]]) -> str:
     rows = [[m, *(f"{results[f]['methods'][m]['all']['both_found']:.3f}" for f in forms)] for m in METHODS]
     rows.append(["auto p50 ms", *(f"{results[f]['p50_median_ms']['auto']:.1f}" for f in forms)])
     rows.append(["chunks", *(str(results[f]["index_seconds"]["chunks"]) for f in forms)])
-    rows.append(["titles as names", *(str(results[f]["index_seconds"]["titles_as_names"]) for f in forms)])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [header, *rows])
 
