@@ -66,10 +66,12 @@ def test_ctrl_c_says_interrupted_and_exits_130(workdir, monkeypatch, capsys):
 SLOW_INDEX = """
 import sys, time
 import hopgraph.engine
-hopgraph.engine.HopGraph.index = lambda *args, **kwargs: time.sleep(60)
+def slow_index(*args, **kwargs):
+    print("inside", flush=True)
+    time.sleep(60)
+hopgraph.engine.HopGraph.index = slow_index
 from hopgraph.cli.app import main
 sys.argv = ["hopgraph", "index", sys.argv[1], "--store", sys.argv[2]]
-print("ready", flush=True)
 main()
 """
 
@@ -77,8 +79,7 @@ main()
 def test_a_real_sigint_exits_130(workdir):
     child = subprocess.Popen([sys.executable, "-c", SLOW_INDEX, str(workdir / "docs"), str(workdir / "s.db")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)  # inside the command now
+    assert child.stdout.readline().strip() == "inside"  # the command has opened the store and is working
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=30)
     assert child.returncode == 130
