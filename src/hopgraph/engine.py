@@ -24,6 +24,7 @@ from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMClient
 from hopgraph.query import ask as modes
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
+from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
@@ -215,9 +216,11 @@ class HopGraph:
     # --- questions ---------------------------------------------------------------------------------
 
     def ask(self, question: str, mode: str = "auto", method: str | None = None,
-            top: int | None = None) -> modes.Asked:
+            top: int | None = None, answer: bool = True) -> modes.Asked:
         """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
-        plain search with it. Bad input raises InputError before any work is done."""
+        plain search with it. Search ends in an extractive answer, the best sentences of its hits
+        (query/extractive.py), unless `answer` is False. Bad input raises InputError before any
+        work is done."""
         question, mode = check_question(question), modes.check_mode(mode)
         if method is not None:
             mode = "search" if mode == "auto" else mode
@@ -229,6 +232,9 @@ class HopGraph:
         else:
             asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
                                  if mode == "search" else "asked for", method, top)
+        if answer and asked.mode == "search" and not asked.answer and asked.retrieval and asked.retrieval.hits:
+            found = extractive_answer(question, asked.retrieval.hits, self.embedder.embed)
+            asked.answer, asked.citations, asked.answer_mode = found.text, found.citations, found.mode
         # Citations are chunk ids; a reader needs `report.pdf#p3`.
         asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
         return asked

@@ -43,11 +43,13 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
                                                    "hybrid, +names, +links; ppr; auto.")] = None,
         top: TopOpt = None, store: StoreOpt = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        no_answer: Annotated[bool, typer.Option("--no-answer", help="Search: the ranked chunks only, no "
+                                                                    "extractive answer.")] = False,
         quiet: QuietOpt = False) -> None:
-    """Answer a question: ranked chunks (showing how each was found), or a cited answer from the
-    knowledge graph or its communities. `auto` says which mode it chose and why."""
+    """Answer a question with citations: from the best sentences of ranked chunks (showing how each
+    was found), or from the knowledge graph or its communities. `auto` says which mode it chose and why."""
     with open_hopgraph(store, quiet) as hg:
-        asked = hg.ask(question, mode, method, top)
+        asked = hg.ask(question, mode, method, top, answer=not no_answer)
     if as_json:
         extra = {"ms": asked.retrieval.ms} if asked.retrieval is not None else {}
         typer.echo(json.dumps(asdict(asked) | extra, indent=2, ensure_ascii=False, default=str))

@@ -38,13 +38,16 @@ def render_skips(skipped: Sequence[Skip]) -> list[str]:
 
 def render_asked(asked: Asked) -> str:
     lines = [f"mode: {asked.mode} ({asked.why})"]
+    answer = [f"Answer ({asked.answer_mode}):\n{asked.answer}",
+              f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}"]
+    if asked.answer and asked.mode == "search":  # the answer first, then the hits it came from
+        lines += [*answer, ""]
     if asked.retrieval is not None and asked.retrieval.hits:
         lines.append(render_retrieval(asked.retrieval))
     if asked.note:
         lines.append(f"note: {asked.note}")
-    if asked.answer:
-        lines.append(f"\nAnswer ({asked.answer_mode}):\n{asked.answer}")
-        lines.append(f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}")
+    if asked.answer and asked.mode != "search":
+        lines += ["", *answer]
     if asked.used:
         lines.append("used: " + ", ".join(f"{k} {v}" for k, v in asked.used.items() if not isinstance(v, list | dict)))
     return "\n".join(lines)
