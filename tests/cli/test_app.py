@@ -63,8 +63,11 @@ def test_ctrl_c_says_interrupted_and_exits_130(workdir, monkeypatch, capsys):
     assert err.strip() == "hopgraph: interrupted; the store is unchanged by the unfinished step"
 
 
+# The child restores Python's Ctrl-C handler: a test run started in the background (`cmd &`, some
+# CI runners) inherits SIGINT ignored, and Python then never turns SIGINT into KeyboardInterrupt.
 SLOW_INDEX = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import hopgraph.engine
 def slow_index(*args, **kwargs):
     print("inside", flush=True)
