@@ -48,6 +48,9 @@ class Settings:
     # ask a person (`hopgraph review-merges`).
     merge_auto: float = 0.93
     merge_review: float = 0.80
+    # The answer of `ask` in search and auto modes: with an LLM, the hits it reads (in rank order)
+    # hold at most this many tokens.
+    answer_tokens: int = 3000
     # Communities (hierarchical Leiden) and their reports: communities larger than this are split
     # again one level down, at most `community_levels` deep; an LLM report reads at most
     # `report_tokens` of material (else its children's reports stand in).

@@ -23,6 +23,7 @@ from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMClient
 from hopgraph.query import ask as modes
+from hopgraph.query.answer import llm_answer_from_hits
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
@@ -233,11 +234,20 @@ class HopGraph:
             asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
                                  if mode == "search" else "asked for", method, top)
         if answer and asked.mode == "search" and not asked.answer and asked.retrieval and asked.retrieval.hits:
-            found = extractive_answer(question, asked.retrieval.hits, self.embedder.embed)
-            asked.answer, asked.citations, asked.answer_mode = found.text, found.citations, found.mode
+            self._answer_search(question, asked)
         # Citations are chunk ids; a reader needs `report.pdf#p3`.
         asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
         return asked
+
+    def _answer_search(self, question: str, asked: modes.Asked) -> None:
+        """Search ends in an answer: the LLM's from the hits when one is configured, else the hits'
+        best sentences (query/extractive.py)."""
+        hits = asked.retrieval.hits if asked.retrieval else []
+        client = self._llm_if_configured()
+        found = (llm_answer_from_hits(client, question, hits, self.settings.answer_tokens) if client
+                 else extractive_answer(question, hits, self.embedder.embed))
+        asked.answer, asked.citations, asked.answer_mode = found.text, found.citations, found.mode
+        asked.note = _with_dropped(asked.note, found.dropped)
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
                 top: int | None = None) -> modes.Asked:
@@ -247,11 +257,11 @@ class HopGraph:
             result = self._local(question, LocalBudget(top=top or self.settings.top))
             answer = answer_local(question, result, self.knowledge_graph, self.chunk_texts, self._llm_if_configured())
             return modes.Asked(question, mode, why, result.retrieval, answer.text, list(answer.citations),
-                               answer.mode, note=result.fell_open)
+                               answer.mode, note=_with_dropped(result.fell_open, answer.dropped))
         if mode == "paths":
             answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
             return modes.Asked(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
-                               note=note)
+                               note=_with_dropped(note, answer.dropped))
         run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
         return modes.from_corpus(question, mode, why, run(question, None))
 
@@ -346,3 +356,11 @@ def _at(report: CommunityReport, community_id: int, level: int) -> CommunityRepo
     """A stored report placed at the community that has its content now (ids change per build)."""
     report.community_id, report.level = community_id, level
     return report
+
+
+def _with_dropped(note: str, dropped: int) -> str:
+    """The note, plus how many citations of chunks the model was not given were dropped."""
+    if not dropped:
+        return note
+    said = f"{dropped} citation(s) of chunks the model was not given were dropped"
+    return f"{note}; {said}" if note else said

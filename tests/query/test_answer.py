@@ -13,7 +13,7 @@ from testkit import BagOfWordsEmbedder
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.errors import HopgraphError, InputError
+from hopgraph.errors import InputError
 from hopgraph.llm import LLMClient, ReplayLLMCache, cache_key
 from hopgraph.prompts import answer as answer_prompt
 from hopgraph.query.answer import (
@@ -150,12 +150,12 @@ def test_llm_answer_returns_the_replayed_answer_and_its_citations(listener):
     assert no_connection(listener)
 
 
-def test_llm_answer_citing_a_chunk_outside_the_evidence_is_an_error(listener):
+def test_llm_answer_citing_a_chunk_outside_the_evidence_drops_and_counts_it(listener):
     chains = [chain_text([A_SUPPLIES_B])]
     evidence = {11: TEXTS[11]}
-    with replayed_client(listener, "Who supplies Corvane?", chains, evidence, "Anvaya.", [11, 99]) as client, \
-            pytest.raises(HopgraphError, match=r"cited chunk\(s\) \[99\]"):
-        llm_answer(client, "Who supplies Corvane?", chains, evidence)
+    with replayed_client(listener, "Who supplies Corvane?", chains, evidence, "Anvaya.", [11, 99, 98]) as client:
+        answer = llm_answer(client, "Who supplies Corvane?", chains, evidence)
+    assert (answer.text, answer.citations, answer.dropped) == ("Anvaya.", [11], 2)
 
 
 # --- graph answers through the facade ----------------------------------------------------------------

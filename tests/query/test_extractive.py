@@ -1,9 +1,18 @@
-"""The offline answer of a search: the best sentences of the hits by similarity to the question."""
+"""The answer of a search: offline, the best sentences of the hits by similarity to the question; with
+an LLM, the model's answer from the hits packed in rank order, its citations checked."""
 
 from __future__ import annotations
 
-from testkit import BagOfWordsEmbedder
+import json
+import re
+from pathlib import Path
 
+from fake_llm import chat
+from testkit import TINY_CORPUS, BagOfWordsEmbedder
+
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.prompts import search_answer
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.records.retrieval import Hit
 
@@ -39,3 +48,49 @@ def test_the_second_sentence_comes_from_another_hit_not_the_same_one_again() -> 
 def test_no_hits_say_so() -> None:
     answer = extractive_answer("Anything?", [], BagOfWordsEmbedder().embed)
     assert answer.citations == [] and "No passage" in answer.text
+
+
+# --- with an LLM: the model's answer from the packed hits, its citations checked ---------------------
+
+
+
+
+BSG = "The director of Big Stone Gap is based in what New York city?"
+
+
+def llm_facade(tmp_path: Path, url: str, **settings) -> HopGraph:
+    hg = HopGraph(str(tmp_path / "llm.db"), Settings(llm_url=url, llm_model="scripted", **settings),
+                  embedder=BagOfWordsEmbedder())
+    hg.index_documents(TINY_CORPUS)
+    return hg
+
+
+def given_chunks(request: dict) -> list[int]:
+    user = request["body"]["messages"][1]["content"]
+    return [int(n) for n in re.findall(r"\[chunk (\d+)\]", user)]
+
+
+def test_with_an_llm_search_answers_from_the_hits_and_drops_a_citation_it_was_not_given(tmp_path, server, fake):
+    fake.responder = lambda request: chat(json.dumps({"answer": "Greenwich Village",
+                                                      "citations": [*given_chunks(request)[:2], 999]}))
+    with llm_facade(tmp_path, server[1]) as hg:
+        asked = hg.ask(BSG, mode="search")
+    request = next(r for r in fake.requests if r["body"]["messages"][0]["content"] == search_answer.SYSTEM)
+    given = given_chunks(request)
+    assert given == [hit.chunk_id for hit in asked.retrieval.hits]  # every hit, in rank order
+    assert asked.answer == "Greenwich Village" and asked.answer_mode == "llm:scripted"
+    assert asked.citations == given[:2] and 999 not in asked.sources  # never shown as a source
+    assert "1 citation(s) of chunks the model was not given were dropped" in asked.note
+
+
+def test_a_context_over_budget_keeps_the_best_hits_whole_and_cuts_none_mid_sentence(tmp_path, server, fake):
+    fake.responder = lambda request: chat(json.dumps({"answer": "", "citations": []}))
+    with llm_facade(tmp_path, server[1], answer_tokens=60) as hg:
+        asked = hg.ask(BSG, mode="search")
+    request = next(r for r in fake.requests if r["body"]["messages"][0]["content"] == search_answer.SYSTEM)
+    given = given_chunks(request)
+    hits = asked.retrieval.hits
+    assert 1 <= len(given) < len(hits) and given == [hit.chunk_id for hit in hits[: len(given)]]  # by rank
+    user = request["body"]["messages"][1]["content"]
+    assert all(hit.text in user for hit in hits[: len(given)])  # whole chunks, none cut
+    assert asked.answer == "(the model gave an empty answer)" and asked.citations == []

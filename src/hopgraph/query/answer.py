@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hopgraph.errors import HopgraphError
 from hopgraph.llm import LLMClient
 from hopgraph.prompts import answer as answer_prompt
+from hopgraph.prompts import search_answer as search_answer_prompt
 from hopgraph.records.knowledge import Hop, KnowledgeGraph, Relation
+from hopgraph.records.retrieval import Hit
 from hopgraph.text.sentences import split_sentences
+from hopgraph.text.tokens import pack
 
 ChunkTexts = Callable[[Iterable[int]], dict[int, str]]  # chunk ids → their texts (the store's lookup)
 
@@ -23,6 +25,15 @@ class Answer:
     text: str
     citations: list[int] = field(default_factory=list)
     mode: str = "extractive"
+    dropped: int = 0  # citations of chunks the model was not given: dropped, never shown as sources
+
+
+def checked_citations(cited: Sequence[int], given: Iterable[int]) -> tuple[list[int], int]:
+    """The one citation policy of every mode: a citation to a chunk that was given stays (once, in
+    order); one to a chunk that was not is dropped and counted."""
+    allowed = set(given)
+    kept = list(dict.fromkeys(c for c in cited if c in allowed))
+    return kept, len({c for c in cited if c not in allowed})
 
 
 def supporting_sentence(text: str, names: Sequence[str]) -> str:
@@ -95,10 +106,22 @@ def extractive_from_relations(graph: KnowledgeGraph, relations: Sequence[Relatio
 
 
 def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> Answer:
-    """The model answers from the chains and chunks; citations outside the evidence are an error."""
+    """The model answers from the chains and chunks; citations outside the evidence are dropped
+    and counted (`checked_citations`)."""
     reply = client.complete_json(answer_prompt.messages(question, chains, chunk_texts), answer_prompt.Answer,
                                  max_tokens=800, step="answer").value
-    unknown = sorted(set(reply.citations) - set(chunk_texts))
-    if unknown:
-        raise HopgraphError(f"the answer model cited chunk(s) {unknown} that were not in its evidence")
-    return Answer(reply.answer, list(dict.fromkeys(reply.citations)), mode=f"llm:{client.model}")
+    citations, dropped = checked_citations(reply.citations, chunk_texts)
+    return Answer(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
+
+
+def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> Answer:
+    """The model answers from the search hits packed into `context_tokens` in rank order (a first
+    hit over the budget is cut between sentences, text/tokens.pack); citations are checked against
+    the chunks it was given. An empty reply is said to be one, never shown as an answer."""
+    texts = pack([hit.text for hit in hits], context_tokens)
+    given = {hit.chunk_id: text for hit, text in zip(hits, texts, strict=False)}
+    reply = client.complete_json(search_answer_prompt.messages(question, given), search_answer_prompt.Answer,
+                                 max_tokens=400, step="answer").value
+    citations, dropped = checked_citations(reply.citations, given)
+    text = reply.answer.strip() or "(the model gave an empty answer)"
+    return Answer(text, citations if reply.answer.strip() else [], mode=f"llm:{client.model}", dropped=dropped)
