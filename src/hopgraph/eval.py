@@ -26,6 +26,7 @@ from hopgraph.ingest.pipeline import chunking_key
 from hopgraph.ingest.readers import hotpot_paragraphs, read_documents, read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
+from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.local import LocalBudget
 from hopgraph.records.documents import Document
 from hopgraph.retrieval.methods import METHODS, parse_method
@@ -93,8 +94,8 @@ def score_retrieval(question: Question, titles: list[str], texts: list[str]) -> 
 
 
 def summarise(rows: list[dict[str, float]]) -> dict[str, float | int]:
-    return {"n": len(rows), **{key: round(statistics.fmean(r[key] for r in rows), 4)
-                               for key in ("both_found", "answer_in", "recall")}}
+    keys = [k for k in ("both_found", "answer_in", "recall", "answer_in_extract") if rows and k in rows[0]]
+    return {"n": len(rows), **{key: round(statistics.fmean(r[key] for r in rows), 4) for key in keys}}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -103,7 +104,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, top: int,
-                    quiet: bool) -> dict[str, Any]:
+                    quiet: bool, answers: bool = False) -> dict[str, Any]:
+    """Retrieval scores per question type; with `answers`, also whether the gold answer is inside
+    the offline extractive answer of the hits (`answer_in_extract`, beside `answer_in`: inside the
+    top-k text). Latency is the retrieval's alone."""
     by_type: dict[str, list[dict[str, float]]] = defaultdict(list)
     latencies = []
     for question in bar_over(questions, method, quiet, total=len(questions)):
@@ -113,8 +117,11 @@ def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, to
         else:
             retrieval = hg.search(question.text, method=method, top=top)
         latencies.append((time.perf_counter() - started) * 1000)
-        by_type[question.type].append(score_retrieval(
-            question, [h.title for h in retrieval.hits], [h.text for h in retrieval.hits]))
+        row = score_retrieval(question, [h.title for h in retrieval.hits], [h.text for h in retrieval.hits])
+        if answers:
+            extract = extractive_answer(question.text, retrieval.hits, hg.embedder.embed).text
+            row["answer_in_extract"] = float(question.answer.lower() in extract.lower())
+        by_type[question.type].append(row)
     everything = [row for rows in by_type.values() for row in rows]
     return {"by_type": {t: summarise(rows) for t, rows in sorted(by_type.items())},
             "all": summarise(everything),
@@ -123,8 +130,9 @@ def evaluate_method(hg: HopGraph, questions: Sequence[Question], method: str, to
 
 def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = METHODS, top: int = 5,
              limit: int | None = None, store: str | None = None, settings: Settings | None = None,
-             quiet: bool = True) -> dict[str, Any]:
+             quiet: bool = True, answers: bool = False) -> dict[str, Any]:
     """Index the corpus (cached) and score every method on every question; the JSON of the issue.
+    `answers` also scores the offline extractive answers (`evaluate_method`).
 
     Names come from `settings.names_from`, exactly as `hopgraph index` makes them (no eval-only
     path); titles still decide what a gold paragraph is."""
@@ -148,7 +156,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
             graph = hg.extract_concepts()
             index_seconds["concept_graph"] = {"seconds": round(time.perf_counter() - started, 2),
                                               "entities": graph.entities, "relations": graph.relations}
-        results = {m: evaluate_method(hg, questions, m, top, quiet) for m in methods}
+        results = {m: evaluate_method(hg, questions, m, top, quiet, answers) for m in methods}
     return {"n_questions": len(questions), "n_paragraphs": len(docs), "top": top,
             "names_from": settings.names_from, "chunking": chunking_key(settings),
             "index_seconds": index_seconds, "methods": results, "store": hg.store.location}
@@ -174,12 +182,15 @@ def build_index(hg: HopGraph, docs: Sequence[Document]) -> dict[str, Any]:
 def format_table(result: dict[str, Any]) -> str:
     """One row per method: both_found / answer_in per type, overall, and query latency."""
     types = sorted({t for m in result["methods"].values() for t in m["by_type"]})
-    header = ["method", *[f"{t} both/ans" for t in types], "all both", "all recall", "p50 ms", "p95 ms"]
+    extracts = all("answer_in_extract" in m["all"] for m in result["methods"].values())
+    header = ["method", *[f"{t} both/ans" for t in types], "all both", "all recall",
+              *(["ans in top-k", "ans in extract"] if extracts else []), "p50 ms", "p95 ms"]
     lines = []
     for method, m in result["methods"].items():
         cells = [f"{m['by_type'][t]['both_found']:.2f}/{m['by_type'][t]['answer_in']:.2f}"
                  if t in m["by_type"] else "-" for t in types]
-        lines.append([method, *cells, f"{m['all']['both_found']:.3f}", f"{m['all']['recall']:.3f}",
+        answers = [f"{m['all']['answer_in']:.3f}", f"{m['all']['answer_in_extract']:.3f}"] if extracts else []
+        lines.append([method, *cells, f"{m['all']['both_found']:.3f}", f"{m['all']['recall']:.3f}", *answers,
                       f"{m['ms_per_query']['p50']:.1f}", f"{m['ms_per_query']['p95']:.1f}"])
     widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
     fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731

@@ -67,12 +67,14 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
           store: StoreOpt = None,
           json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
           names_from: NamesFromOpt = None,
+          answers: Annotated[bool, typer.Option("--answers", help="Also score the offline extractive answers: "
+                                                                  "is the gold answer inside them?")] = False,
           quiet: QuietOpt = False) -> None:
     """Score retrieval methods on multi-hop questions, per question type."""
     from hopgraph.eval import format_table, run_eval
 
     result = run_eval(data, corpus, [m.strip() for m in methods.split(",") if m.strip()], top, limit,
-                      store, load_settings(names_from=names_from), quiet)
+                      store, load_settings(names_from=names_from), quiet, answers)
     typer.echo(format_table(result))
     typer.echo(f"index: {json.dumps(result['index_seconds'])}")
     if json_out:
