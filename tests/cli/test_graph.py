@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_kit import fails, invoke, isolate
-from fake_llm import Reply, chat
+from fake_llm import Reply, chat, dead_url
 from testkit import SUPPLIERS
 from typer.testing import CliRunner
 
@@ -125,6 +125,17 @@ def test_paths_with_a_bad_follow_exits_2(imported, monkeypatch, capsys):
 
 
 # --- extract with an LLM configured ------------------------------------------------------------------
+
+
+def test_extract_with_an_llm_that_is_down_fails_fast_and_exits_2(store, monkeypatch, capsys):
+    import time
+
+    monkeypatch.setenv("HOPGRAPH_LLM_URL", dead_url())
+    monkeypatch.setenv("HOPGRAPH_LLM_MODEL", "fake-model")
+    started = time.perf_counter()
+    err = fails(monkeypatch, capsys, "extract", "--store", str(store), "--gleanings", "0")
+    assert "the LLM failed on all 3 chunks" in err and "not reachable" in err
+    assert time.perf_counter() - started < 20  # one quick retry, then the circuit opens for the rest
 
 
 def test_extract_with_an_llm_merges_its_facts_with_the_parser_s_naming_both_on_each_source(store, monkeypatch, fake,

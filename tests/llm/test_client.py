@@ -170,6 +170,41 @@ def test_connection_refused_is_an_llm_error() -> None:
         client.complete_json(MESSAGES, Fact)
 
 
+def test_a_refused_connection_is_retried_once_whatever_the_retries_then_fails_fast() -> None:
+    client = LLMClient(dead_url(), "m", max_retries=6, backoff=0.2, timeout=60.0)
+    started = time.perf_counter()
+    with pytest.raises(LLMError, match="is not reachable: connection failed"):
+        client.complete_json(MESSAGES, Fact)
+    # one quick retry (backoff 0.2–0.4 s), not six with doubling delays (≥ 12 s)
+    assert time.perf_counter() - started < 3.0
+
+
+def test_after_three_failed_calls_in_a_row_the_circuit_opens_and_no_request_is_sent(
+        fake: FakeLLM, make_client: Callable[..., LLMClient]) -> None:
+    fake.responder = lambda request: Reply(500, {"error": "model crashed"})
+    client = make_client(max_retries=0)
+    for _ in range(3):
+        with pytest.raises(LLMError, match="HTTP 500"):
+            client.complete_json(MESSAGES, Fact)
+    with pytest.raises(LLMError, match=r"3 calls in a row failed, so no more are tried; the last: .*HTTP 500"):
+        client.complete_json(MESSAGES, Fact)
+    assert len(fake.requests) == 3
+
+
+def test_a_success_closes_the_count_of_failures(fake: FakeLLM, make_client: Callable[..., LLMClient]) -> None:
+    good = json.dumps({"subject": "Acme", "relation": "SUPPLIES", "target": "Globex"})
+    script = iter([Reply(500, "x"), Reply(500, "x"), chat(good), Reply(500, "x"), Reply(500, "x"), chat(good)])
+    fake.responder = lambda request: next(script)
+    client = make_client(max_retries=0)
+    outcomes = []
+    for _ in range(6):
+        try:
+            outcomes.append(client.complete_json(MESSAGES, Fact).value.target)
+        except LLMError:
+            outcomes.append("failed")
+    assert outcomes == ["failed", "failed", "Globex", "failed", "failed", "Globex"]
+
+
 def test_base_url_without_scheme_is_rejected_at_once() -> None:
     with pytest.raises(LLMError, match="http://"):
         LLMClient("localhost:11434/v1", "m")

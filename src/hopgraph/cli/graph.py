@@ -11,6 +11,7 @@ import typer
 
 from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
 from hopgraph.config import load_settings
+from hopgraph.errors import HopgraphError
 
 
 def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relation,object,source[,date,"
@@ -44,6 +45,9 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
             return
         with counter("extracting", quiet) as update:
             report = hg.extract(gleanings=gleanings, progress=update, parse=True)
+        if report.failed and not report.extracted:  # a server that is down is an error, not a result
+            raise HopgraphError(f"the LLM failed on all {len(report.failed)} chunks it was asked about, so nothing "
+                                f"was extracted; the first: {report.failed[0][1]}")
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
         relations = len(hg.knowledge_graph.relations)
     typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "

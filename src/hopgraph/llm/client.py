@@ -29,6 +29,9 @@ T = TypeVar("T")
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
 RETRY_AFTER_CAP = 30.0  # seconds: a server asking for longer is treated as asking for this
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there accepts at once
+CONNECT_RETRIES = 1  # a refused connection is retried once, quickly: a server that is down stays down
+BREAKER_AFTER = 3  # consecutive failed calls after which every call fails at once (the circuit opens)
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
@@ -67,11 +70,13 @@ class StepUsage:
 
 
 class _Retry(Exception):
-    """A transient problem: try again after `delay` seconds (None: exponential backoff)."""
+    """A transient problem: try again after `delay` seconds (None: exponential backoff). `refused`:
+    nobody accepted the connection (retried only CONNECT_RETRIES times)."""
 
-    def __init__(self, problem: str, delay: float | None = None) -> None:
+    def __init__(self, problem: str, delay: float | None = None, refused: bool = False) -> None:
         super().__init__(problem)
         self.delay = delay
+        self.refused = refused
 
 
 def strip_fences(text: str) -> str:
@@ -103,7 +108,10 @@ class LLMClient:
         self.endpoint = f"{self.base_url}/chat/completions"
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-        self._http = httpx.Client(headers=headers, timeout=timeout, limits=limits)
+        timeouts = httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))
+        self._http = httpx.Client(headers=headers, timeout=timeouts, limits=limits)
+        self._failures = 0  # consecutive calls that ended in an error (the circuit breaker's count)
+        self._last_problem = ""
         # The cap holds for every caller, not only complete_many: threads sharing a client share it.
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._lock = threading.Lock()
@@ -185,21 +193,47 @@ class LLMClient:
             else:
                 self._count(step, calls=1, cached=1)
                 return LLMResult(value, hit.tokens_in, hit.tokens_out, cached=True)
-        problem = "no attempt made"
+        self._check_circuit()
+        try:
+            text, tokens_in, tokens_out, value = self._attempts(messages, response_model, max_tokens, temperature, step)
+        except LLMError as err:
+            with self._lock:
+                self._failures += 1
+                self._last_problem = str(err)
+            raise
+        with self._lock:
+            self._failures = 0
+        if self.cache is not None:
+            self.cache.put(key, self.model, text, tokens_in, tokens_out)
+        self._count(step, calls=1)
+        return LLMResult(value, tokens_in, tokens_out, cached=False)
+
+    def _check_circuit(self) -> None:
+        """Fail at once after BREAKER_AFTER consecutive failed calls: a server that is down or silent
+        must not cost every remaining chunk its retries and timeouts."""
+        with self._lock:
+            if self._failures >= BREAKER_AFTER:
+                raise LLMError(f"LLM {self.model!r} at {self.endpoint}: {self._failures} calls in a row failed, "
+                               f"so no more are tried; the last: {self._last_problem}")
+
+    def _attempts(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+                  max_tokens: int, temperature: float, step: str) -> tuple[str, int, int, Any]:
+        """The request with its retries: transient problems up to `max_retries` times, a refused
+        connection only CONNECT_RETRIES times."""
+        problem, refused = "no attempt made", 0
         for attempt in range(self.max_retries + 1):
             try:
                 text, tokens_in, tokens_out, finish = self._post(messages, response_model, max_tokens, temperature,
                                                                  step)
-                value = self._validate_reply(text, response_model, finish, max_tokens, temperature)
+                return text, tokens_in, tokens_out, self._validate_reply(text, response_model, finish, max_tokens,
+                                                                         temperature)
             except _Retry as retry:
                 problem = str(retry)
+                refused += retry.refused
+                if refused > CONNECT_RETRIES:
+                    raise LLMError(f"LLM {self.model!r} at {self.endpoint} is not reachable: {problem}") from None
                 if attempt < self.max_retries:
                     time.sleep(retry.delay if retry.delay is not None else self._backoff(attempt))
-                continue
-            if self.cache is not None:
-                self.cache.put(key, self.model, text, tokens_in, tokens_out)
-            self._count(step, calls=1)
-            return LLMResult(value, tokens_in, tokens_out, cached=False)
         raise LLMError(f"LLM {self.model!r} at {self.endpoint} failed after {self.max_retries + 1} attempts: "
                        f"{problem}")
 
@@ -220,7 +254,9 @@ class LLMClient:
                     response = self._http.post(self.endpoint, json=body)
             except httpx.TimeoutException as err:
                 raise _Retry(f"timed out ({type(err).__name__})") from None
-            except httpx.HTTPError as err:  # connection refused/reset, broken transfer encoding, …
+            except httpx.ConnectError as err:  # refused, no route, unknown host: nobody is listening
+                raise _Retry(f"connection failed ({type(err).__name__}: {err})", refused=True) from None
+            except httpx.HTTPError as err:  # connection reset, broken transfer encoding, …
                 raise _Retry(f"connection failed ({type(err).__name__}: {err})") from None
             finally:
                 self._count(step, requests=1)
