@@ -4,6 +4,7 @@ the offline ranking, and the themes question on the bundled book."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from testkit import TEST_DATA, BagOfWordsEmbedder
 
 from hopgraph.communities.labels import mentions, words
 from hopgraph.engine import HopGraph
-from hopgraph.llm import LLMClient, ReplayLLMCache
+from hopgraph.llm import LLMClient, LLMError, ReplayLLMCache
 from hopgraph.prompts import community_rating, global_map, global_reduce
 from hopgraph.query.global_search import (
     GlobalBudget,
@@ -156,10 +157,21 @@ def test_a_failed_map_batch_is_counted_and_the_answer_still_written(client_for: 
     assert result.answer == REDUCE["answer"] and result.citations == [30, 40]
 
 
+def test_when_every_map_call_fails_global_search_says_the_llm_failed(client_for: Any) -> None:
+    everything = frozenset(r.community_id for r in REPORTS)
+    chat, client = client_for(scripted_chat(lambda body: respond(body, failing=everything)))
+    with pytest.raises(LLMError, match=r"global search: all \d+ map calls failed, so no report was read"):
+        global_search(QUESTION, REPORTS, tree(), GlobalBudget(level=1, batch_tokens=ONE_REPORT_PER_BATCH), client)
+    assert not chat.user_messages(global_reduce.SYSTEM)  # no answer was written from nothing
+
+
 def test_batches_are_shuffled_by_the_seed_and_filled_to_the_token_budget(client_for: Any) -> None:
     def order(seed: int, batch_tokens: int) -> list[list[int]]:
         chat, client = client_for(scripted_chat(respond))
-        global_search(QUESTION, REPORTS, tree(), GlobalBudget(level=1, batch_tokens=batch_tokens, seed=seed), client)
+        # What is sent is checked here; one batch of every report overflows the map reply (an error).
+        with contextlib.suppress(LLMError):
+            global_search(QUESTION, REPORTS, tree(), GlobalBudget(level=1, batch_tokens=batch_tokens, seed=seed),
+                          client)
         return [reports_in(m) for m in chat.user_messages(global_map.SYSTEM)]
 
     one_each = order(1, ONE_REPORT_PER_BATCH)

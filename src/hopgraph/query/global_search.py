@@ -338,6 +338,9 @@ def _map_reduce(question: str, reports: list[CommunityReport], budget: GlobalBud
                 context_tokens=sum(count_tokens(line) for line in lines))
     mode = f"llm:{client.model}"
     errors = used.pop("errors", [])
+    if batches and used.get("failed_map", 0) == len(batches):  # the LLM failed, the reports did not
+        raise LLMError(f"global search: all {len(batches)} map calls failed, so no report was read; "
+                       f"the first: {errors[0] if errors else 'unknown'}")
     if not packed:
         return GlobalResult("None of the community reports read holds anything that answers this question.",
                             [], [], dropped_zero, left_out, mode, used, errors)
