@@ -26,6 +26,7 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import community_rating, global_map, global_reduce
+from hopgraph.query.answer import checked_citations
 from hopgraph.query.themes import ChunksOf, render, themes
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.text.bm25 import KeywordIndex
@@ -307,9 +308,10 @@ def _map(question: str, batches: list[list[CommunityReport]], client: LLMClient,
 
 
 def keep_citable(chunk_ids: Sequence[int], citable: set[int], used: dict[str, Any]) -> list[int]:
-    """The cited chunks that were in the material; the others are dropped and counted."""
-    kept = list(dict.fromkeys(c for c in chunk_ids if c in citable))
-    used["dropped_citations"] = used.get("dropped_citations", 0) + len(set(chunk_ids)) - len(kept)
+    """The cited chunks that were in the material; the others are dropped and counted in `used`
+    (the one citation policy, query/answer.py)."""
+    kept, dropped = checked_citations(chunk_ids, citable)
+    used["dropped_citations"] = used.get("dropped_citations", 0) + dropped
     return kept
 
 

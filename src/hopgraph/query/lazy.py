@@ -31,12 +31,13 @@ from scipy import sparse
 from hopgraph.errors import InputError
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import lazy_answer, relevance
+from hopgraph.query.answer import checked_citations
+from hopgraph.query.extractive import best_sentences
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.retrieval import Hit, Retrieval, TraceStep, Via
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.stages import bm25_scores, vector_scores
-from hopgraph.text.sentences import split_sentences
 from hopgraph.text.tokens import count_tokens, pack
 
 METHOD = "lazy_global"
@@ -279,25 +280,17 @@ def _llm_answer(client: LLMClient, question: str, evidence: dict[int, str],
     result = client.complete_json(lazy_answer.messages(question, evidence), lazy_answer.LazyAnswerReply,
                                   max_tokens=ANSWER_TOKENS, step="lazy_answer")
     spend.add(result)
-    cited = list(dict.fromkeys(result.value.citations))
-    kept = [c for c in cited if c in evidence]
-    return result.value.answer, kept, len(cited) - len(kept)
+    kept, dropped = checked_citations(result.value.citations, evidence)
+    return result.value.answer, kept, dropped
 
 
 def _extractive_answer(index: SearchIndex, question_vector: np.ndarray, evidence: dict[int, str]) -> str:
-    """Per chunk, in relevance order, the sentence closest to the question (one embedding batch)."""
+    """Per chunk, in relevance order, the sentence closest to the question (query/extractive.py)."""
     if not evidence:
         return "No chunk passed the relevance tests."
-    sentences = {c: [s for s in split_sentences(text) if len(s.split()) >= 4] or [" ".join(text.split())]
-                 for c, text in evidence.items()}
-    flat = [s for group in sentences.values() for s in group]
-    similarity = index.embedder.embed(flat) @ question_vector
-    lines, start = [], 0
-    for chunk_id, group in sentences.items():
-        best = group[int(np.argmax(similarity[start : start + len(group)]))]
-        lines.append(f"- {' '.join(best.split())} [chunk {chunk_id}]")
-        start += len(group)
-    return "\n".join(lines)
+    best = best_sentences(list(evidence.values()), question_vector, index.embedder.embed, min_words=4)
+    return "\n".join(f"- {found[0]} [chunk {chunk_id}]" for chunk_id, found in zip(evidence, best, strict=True)
+                     if found is not None)
 
 
 def _used(budget: LazyBudget, spend: _Spend, passed: list[_Passed], evidence: dict[int, str], dropped: int,
