@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from hopgraph.errors import InputError
 from hopgraph.linkgraph import aboutness
 from hopgraph.linkgraph.links import title_is_named_in
-from hopgraph.records.documents import ChunkTable
+from hopgraph.records.documents import ChunkTable, rows_by_document
 from hopgraph.store.base import DocumentStore
 from hopgraph.text import nlp
 
@@ -42,20 +42,21 @@ def title_docs(table: ChunkTable, names_from: str) -> set[int]:
         return set()
     if names_from in ("titles", "both"):
         return set(table.titles)
-    return {doc for doc, title in table.titles.items() if _title_is_name(table, doc, title)}
+    rows_of_doc = rows_by_document(table.doc_ids)  # once: not a scan of every chunk per document
+    return {doc for doc, title in table.titles.items()
+            if _title_is_name(title, table.title_sources.get(doc, "record"),
+                              [table.texts[row] for row in rows_of_doc.get(doc, [])])}
 
 
 NAMING_SOURCES = frozenset({"metadata", "heading", "html"})  # titles someone wrote as the document's name
 
 
-def _title_is_name(table: ChunkTable, doc: int, title: str) -> bool:
+def _title_is_name(title: str, source: str, texts: Sequence[str]) -> bool:
     """A title from metadata, a heading or an HTML <title> is a name; a file stem never is; a
     record's title ("Adriana Trigiani", "doc-00042") is when its text mentions it."""
-    source = table.title_sources.get(doc, "record")
     if source != "record":
         return source in NAMING_SOURCES
-    rows = (table.doc_ids == doc).nonzero()[0]
-    return any(title_is_named_in(title, table.texts[row]) for row in rows)
+    return any(title_is_named_in(title, text) for text in texts)
 
 
 def paragraph_texts(texts: Sequence[str]) -> dict[str, str]:
