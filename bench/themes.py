@@ -38,8 +38,7 @@ import json
 import os
 import re
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -117,9 +116,11 @@ def noun_phrases(corpus: Corpus) -> tuple[sparse.csr_matrix, list[lab.Key], list
     """spaCy noun chunks and named entities of every chunk: chunk × phrase counts, keys, written forms."""
     texts = corpus.hg.chunk_texts(set(corpus.phrases.chunk_ids))
     found = concepts([texts[c] for c in corpus.phrases.chunk_ids])
-    column: dict[lab.Key, int] = {}
-    forms: list[Counter[str]] = []
-    rows, cols = [], []
+    return lab.count_matrix(_noun_phrase_items(found), len(found))
+
+
+def _noun_phrase_items(found: list[list[Any]]) -> Iterator[tuple[int, lab.Key, str]]:
+    """(chunk row, phrase key, written form) of the noun chunks and names of every chunk."""
     for row, items in enumerate(found):
         for item in items:
             if item.label != NOUN_CHUNK and item.label not in NAME_LABELS:
@@ -129,15 +130,7 @@ def noun_phrases(corpus: Corpus) -> tuple[sparse.csr_matrix, list[lab.Key], list
             key = tuple(lab.stem(w) for w in words)
             if not words or len(words) > NP_WORDS or not lab.content_words(key):
                 continue
-            if key not in column:
-                column[key] = len(column)
-                forms.append(Counter())
-            forms[column[key]][surface] += 1
-            rows.append(row)
-            cols.append(column[key])
-    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(found), len(column)))
-    counts.sum_duplicates()
-    return counts, list(column), [lab._display(f) for f in forms]
+            yield row, key, surface
 
 
 def levels(corpus: Corpus) -> list[tuple[list[Community], list[Community]]]:

@@ -111,21 +111,30 @@ class Phrases:
 
 def phrase_counts(texts: dict[int, str], max_words: int = MAX_WORDS, stop: frozenset[str] | None = None) -> Phrases:
     """Every phrase of every chunk, counted in one pass (the vocabulary is the phrases seen)."""
+    chunk_ids = sorted(texts)
+    counts, keys, surfaces = count_matrix(((row, key, surface) for row, chunk_id in enumerate(chunk_ids)
+                                           for key, surface in ngrams(texts[chunk_id], max_words, stop)),
+                                          len(chunk_ids))
+    return Phrases(chunk_ids, keys, surfaces, counts)
+
+
+def count_matrix(found: Iterable[tuple[int, Key, str]],
+                 n_rows: int) -> tuple[sparse.csr_matrix, list[Key], list[str]]:
+    """(row, phrase key, written form) occurrences → the row × phrase count matrix, the keys in
+    column order, and each phrase's most frequent written form."""
     column: dict[Key, int] = {}
     forms: list[Counter[str]] = []
     rows, cols = [], []
-    chunk_ids = sorted(texts)
-    for row, chunk_id in enumerate(chunk_ids):
-        for key, surface in ngrams(texts[chunk_id], max_words, stop):
-            if key not in column:
-                column[key] = len(column)
-                forms.append(Counter())
-            forms[column[key]][surface] += 1
-            rows.append(row)
-            cols.append(column[key])
-    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(chunk_ids), len(column)))
+    for row, key, surface in found:
+        if key not in column:
+            column[key] = len(column)
+            forms.append(Counter())
+        forms[column[key]][surface] += 1
+        rows.append(row)
+        cols.append(column[key])
+    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_rows, len(column)))
     counts.sum_duplicates()
-    return Phrases(chunk_ids, list(column), [_display(f) for f in forms], counts)
+    return counts, list(column), [_display(f) for f in forms]
 
 
 def _display(forms: Counter[str]) -> str:
