@@ -24,6 +24,7 @@ from hopgraph.linkgraph.names import (
     MentionFinder,
     apply_filters,
     find_mentions,
+    gazetteer_names,
     names_for_documents,
     strip_disambiguation,
 )
@@ -114,7 +115,8 @@ def graph_names(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = (),
         own: dict[int, list[str]] = defaultdict(list)
         for name in names:
             own[name.doc_id].append(name.surface)  # type: ignore[index]
-        names += [n for n in names_for_documents(table.titles, gazetteer, own) if n.kind == "gazetteer"]
+        names += gazetteer_names(table.titles, gazetteer, ((surface, doc) for doc, surfaces in own.items()
+                                                           for surface in surfaces))
     for name in names:
         if not name.about and name.doc_id is not None:
             name.about = {row: 1.0 for row in rows_of_doc.get(name.doc_id, ())}

@@ -69,16 +69,22 @@ def names_for_documents(titles: dict[int, str], gazetteer: Sequence[GazetteerEnt
     else:
         for doc_id, surfaces in doc_names.items():
             names.extend(Name(s, doc_id, "text") for s in dict.fromkeys(s.strip() for s in surfaces) if s)
-    by_name: dict[str, int] = {}
+    return names + gazetteer_names(titles, gazetteer, [(name.surface, name.doc_id) for name in names])
+
+
+def gazetteer_names(titles: dict[int, str], gazetteer: Sequence[GazetteerEntry],
+                    known: Iterable[tuple[str, int | None]] = ()) -> list[Name]:
+    """The gazetteer's names and aliases, each attached to the document its entry's id or name
+    names: by a title (with or without its suffix), else by one of the `known` (surface, document)
+    names, first come first served."""
+    by_name: dict[str, int | None] = {}
     for doc_id, title in titles.items():
         by_name.setdefault(title, doc_id)
         by_name.setdefault(strip_disambiguation(title), doc_id)
-    for name in names:
-        by_name.setdefault(name.surface, name.doc_id)  # type: ignore[arg-type]
-    for entry in gazetteer:
-        doc_id = by_name.get(entry.id, by_name.get(entry.name))
-        names.extend(Name(surface, doc_id, "gazetteer") for surface in (entry.name, *entry.aliases))
-    return names
+    for surface, doc_id in known:
+        by_name.setdefault(surface, doc_id)
+    return [Name(surface, by_name.get(entry.id, by_name.get(entry.name)), "gazetteer")
+            for entry in gazetteer for surface in (entry.name, *entry.aliases)]
 
 
 class MentionFinder:
