@@ -8,6 +8,7 @@ below exactly the data it needs.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
 from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
-from hopgraph.llm import LLMClient
+from hopgraph.llm import LLMCache, LLMClient, StepUsage, usage_since
 from hopgraph.query import ask as modes
 from hopgraph.query.answer import llm_answer_from_hits
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
@@ -31,6 +32,7 @@ from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
 from hopgraph.query.paths import Follow, answer_paths, find_paths
 from hopgraph.query.themes import ChunksOf
+from hopgraph.records.answers import Spend
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -53,7 +55,8 @@ class HopGraph:
     `create=False` opens only an existing store (what commands that only read use)."""
 
     def __init__(self, store: str | None = None, settings: Settings | None = None,
-                 embedder: Embedder | None = None, quiet: bool = True, create: bool = True) -> None:
+                 embedder: Embedder | None = None, quiet: bool = True, create: bool = True,
+                 llm_cache: LLMCache | None = None) -> None:
         self.settings = settings or load_settings()
         self.store: Store = open_store(store or self.settings.store, create, self.settings.lock_timeout)
         self.quiet = quiet
@@ -61,6 +64,9 @@ class HopGraph:
         self._search_index: SearchIndex | None = None
         self._graph_view: GraphView | None = None
         self._llm: LLMClient | None = None
+        # Where LLM replies are looked up and kept: the store's cache unless one is given (eval's
+        # --record/--replay); settable until the first LLM call.
+        self.llm_cache = llm_cache
 
     # --- what is made once and reused ------------------------------------------------------------
 
@@ -101,8 +107,9 @@ class HopGraph:
             raise HopgraphError("no LLM configured: set llm_url and llm_model in hopgraph.toml "
                                 "(or HOPGRAPH_LLM_URL / HOPGRAPH_LLM_MODEL)")
         if self._llm is None:
+            cache = self.llm_cache or self.store.reply_cache()
             self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
-                                  max_concurrency=self.settings.llm_concurrency, cache=self.store.reply_cache())
+                                  max_concurrency=self.settings.llm_concurrency, cache=cache)
         return self._llm
 
     def _llm_if_configured(self) -> LLMClient | None:
@@ -223,6 +230,7 @@ class HopGraph:
         (query/extractive.py), unless `answer` is False. Bad input raises InputError before any
         work is done."""
         question, mode = check_question(question), modes.check_mode(mode)
+        started, before = time.perf_counter(), self._llm.usage if self._llm else {}
         if method is not None:
             mode = "search" if mode == "auto" else mode
             if method.strip().lower() != AUTO:
@@ -233,11 +241,24 @@ class HopGraph:
         else:
             asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
                                  if mode == "search" else "asked for", method, top)
+        answered = time.perf_counter()
         if answer and asked.mode == "search" and not asked.answer and asked.retrieval and asked.retrieval.hits:
             self._answer_search(question, asked)
+        asked.spend = self._spend(before, started, answered)
+        if asked.retrieval is not None:
+            asked.spend.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
         # Citations are chunk ids; a reader needs `report.pdf#p3`.
         asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
         return asked
+
+    def _spend(self, before: dict[str, StepUsage], started: float, answered: float) -> Spend:
+        """What one `ask` spent: the LLM client's usage since `before`, and the seconds of its stages
+        (retrieval as the search measured it; `answer` is the search answer written after it)."""
+        used = usage_since(before, self._llm.usage) if self._llm else StepUsage()
+        now = time.perf_counter()
+        return Spend(used.calls, used.cached, used.tokens_in + used.cached_tokens_in,
+                     used.tokens_out + used.cached_tokens_out,
+                     {"total": round(now - started, 4), "answer": round(now - answered, 4)})
 
     def _answer_search(self, question: str, asked: modes.Asked) -> None:
         """Search ends in an answer: the LLM's from the hits when one is configured, else the hits'

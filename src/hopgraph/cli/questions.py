@@ -12,6 +12,9 @@ import typer
 from hopgraph.cli.options import NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
+from hopgraph.errors import InputError
+
+RETRIEVAL_METHODS = "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links"
 
 
 def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl "
@@ -59,28 +62,48 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
 
 def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records (JSON list or JSONL).")],
           corpus: Annotated[Path | None, typer.Option("--corpus", help="JSON list of {title, text}.")] = None,
-          methods: Annotated[str, typer.Option("--methods", help="Comma-separated methods; `local` = local "
-                                                                  "search over the no-LLM concept graph.")] =
-          "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links",
+          methods: Annotated[str | None, typer.Option("--methods", help="Comma-separated. Retrieval: "
+                                                      f"{RETRIEVAL_METHODS} (`local` = local search over the "
+                                                      "no-LLM concept graph). With --answers: none, hybrid, "
+                                                      "auto, iterative.")] = None,
           top: Annotated[int, typer.Option("--top", "-k", min=1, max=100)] = 5,
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
           store: StoreOpt = None,
           json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
           names_from: NamesFromOpt = None,
-          answers: Annotated[bool, typer.Option("--answers", help="Also score the offline extractive answers: "
-                                                                  "is the gold answer inside them?")] = False,
+          answers: Annotated[bool, typer.Option("--answers", help="Score answers (exact match, token F1) "
+                                                                  "instead of retrieval.")] = False,
+          record: Annotated[Path | None, typer.Option("--record", help="With --answers: also write every LLM "
+                                                                       "reply used to this file.")] = None,
+          replay: Annotated[Path | None, typer.Option("--replay", help="With --answers: answer from replies "
+                                                                       "recorded with --record (no server).")] = None,
           quiet: QuietOpt = False) -> None:
-    """Score retrieval methods on multi-hop questions, per question type."""
+    """Score retrieval methods on multi-hop questions, per question type; with --answers, score
+    the answers themselves (exact match and F1, with the LLM calls, tokens and seconds per question)."""
     from hopgraph.eval import format_table, run_eval
+    from hopgraph.eval.answers import ANSWER_METHODS, format_answer_table, run_answer_eval
 
-    result = run_eval(data, corpus, [m.strip() for m in methods.split(",") if m.strip()], top, limit,
-                      store, load_settings(names_from=names_from), quiet, answers)
-    typer.echo(format_table(result))
+    if (record or replay) and not answers:
+        raise InputError("--record and --replay go with --answers")
+    settings = load_settings(names_from=names_from)
+    if answers:
+        chosen = _split(methods) or list(ANSWER_METHODS)
+        result = run_answer_eval(data, corpus, chosen, top, limit, store, settings, quiet, record, replay)
+        typer.echo(format_answer_table(result))
+        if result["replies_recorded"] is not None:
+            typer.echo(f"recorded {result['replies_recorded']} replies to {record}")
+    else:
+        result = run_eval(data, corpus, _split(methods or RETRIEVAL_METHODS), top, limit, store, settings, quiet)
+        typer.echo(format_table(result))
     typer.echo(f"index: {json.dumps(result['index_seconds'])}")
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {json_out}")
+
+
+def _split(methods: str | None) -> list[str]:
+    return [m.strip() for m in (methods or "").split(",") if m.strip()]
 
 
 def register(app: typer.Typer) -> None:

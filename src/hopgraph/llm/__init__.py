@@ -1,7 +1,15 @@
 """LLM access: an OpenAI-compatible chat client with retries and typed replies, and reply caches."""
 
-from hopgraph.llm.cache import CachedReply, LLMCache, LLMError, ReplayLLMCache, cache_key
-from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, strip_fences
+from hopgraph.llm.cache import (
+    CachedReply,
+    LLMCache,
+    LLMError,
+    RecordingCache,
+    ReplayLLMCache,
+    cache_key,
+    recorded_model,
+)
+from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, strip_fences, usage_since
 
 __all__ = [
     "CachedReply",
@@ -10,8 +18,11 @@ __all__ = [
     "LLMError",
     "LLMRequest",
     "LLMResult",
+    "RecordingCache",
     "ReplayLLMCache",
     "StepUsage",
     "cache_key",
+    "recorded_model",
     "strip_fences",
+    "usage_since",
 ]

@@ -98,6 +98,42 @@ class ReplayLLMCache:
         return write_replay(path, entries)
 
 
+class RecordingCache:
+    """Another cache (the store's) that also remembers every reply this run used, fresh or cached,
+    so `record_to` writes exactly the replies a replay of the same run needs."""
+
+    def __init__(self, inner: LLMCache) -> None:
+        self.inner = inner
+        self._lock = threading.Lock()
+        self._used: dict[str, CachedReply] = {}
+
+    def get(self, key: str) -> CachedReply | None:
+        hit = self.inner.get(key)
+        if hit is not None:
+            with self._lock:
+                self._used[key] = hit
+        return hit
+
+    def put(self, key: str, model: str, response_text: str, tokens_in: int, tokens_out: int) -> None:
+        self.inner.put(key, model, response_text, tokens_in, tokens_out)
+        with self._lock:
+            self._used[key] = CachedReply(model, response_text, int(tokens_in), int(tokens_out))
+
+    def record_to(self, path: str | Path) -> int:
+        with self._lock:
+            used = dict(self._used)
+        return write_replay(path, used)
+
+
+def recorded_model(path: str | Path) -> str:
+    """The model a replay file was recorded with (replies are keyed by it); an error if it holds none
+    or several."""
+    models = {reply.model for reply in _read_replay(Path(path)).values()}
+    if len(models) != 1:
+        raise LLMError(f"{path}: recorded replies must come from one model, found {sorted(models) or 'none'}")
+    return models.pop()
+
+
 def _read_replay(path: Path) -> dict[str, CachedReply]:
     try:
         rows = json.loads(path.read_text(encoding="utf-8"))

@@ -67,6 +67,8 @@ class StepUsage:
     requests: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
+    cached_tokens_in: int = 0  # what the replies served from the cache cost when they were first made
+    cached_tokens_out: int = 0
 
 
 class _Retry(Exception):
@@ -191,7 +193,7 @@ class LLMClient:
             except _Retry:
                 pass  # stored under an older schema: ask again, and the new reply replaces it
             else:
-                self._count(step, calls=1, cached=1)
+                self._count(step, calls=1, cached=1, cached_tokens_in=hit.tokens_in, cached_tokens_out=hit.tokens_out)
                 return LLMResult(value, hit.tokens_in, hit.tokens_out, cached=True)
         self._check_circuit()
         try:
@@ -336,3 +338,13 @@ class LLMClient:
             current = self._usage.get(step, StepUsage())
             self._usage[step] = replace(current, **{name: getattr(current, name) + value
                                                     for name, value in delta.items()})
+
+
+def usage_since(before: dict[str, StepUsage], after: dict[str, StepUsage]) -> StepUsage:
+    """What was spent between two `LLMClient.usage` snapshots, summed over every step."""
+    total = StepUsage()
+    for step, now in after.items():
+        then = before.get(step, StepUsage())
+        total = StepUsage(**{name: getattr(total, name) + getattr(now, name) - getattr(then, name)
+                             for name in StepUsage.__dataclass_fields__})
+    return total

@@ -6,11 +6,12 @@ from typing import Any
 
 from hopgraph.prompts.answer import Answer
 
-SYSTEM = """Answer the question from the numbered chunks only, in one short sentence or phrase.
-Each chunk is marked [chunk N]; they are ranked, most relevant first. The answer may need two
-chunks: one names a person, place or thing and another says more about it. Cite every chunk you
-use by its number in `citations`. If the chunks do not answer the question, say so in `answer`
-and cite nothing. Answer with JSON only."""
+SYSTEM = """Answer the question from the numbered chunks only, in as few words as the question
+needs: a name, a date, a number, yes or no, or a short phrase, not a sentence. Each chunk is
+marked [chunk N]; they are ranked, most relevant first. The answer may need two chunks: one names
+a person, place or thing and another says more about it. Cite every chunk you use by its number in
+`citations`. If the chunks do not answer the question, say so in `answer` and cite nothing.
+Answer with JSON only."""
 
 __all__ = ["SYSTEM", "Answer", "messages"]
 

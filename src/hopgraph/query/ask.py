@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hopgraph.errors import HopgraphError, InputError
+from hopgraph.records.answers import Spend
 from hopgraph.records.knowledge import Path
 from hopgraph.records.retrieval import Retrieval
 from hopgraph.retrieval.router import AUTO, Route
@@ -45,6 +46,7 @@ class Asked:
     used: dict[str, Any] = field(default_factory=dict)
     note: str = ""  # a fall-open, or what the mode could not do
     sources: dict[int, str] = field(default_factory=dict)  # cited chunk id → `report.pdf#p3` (the facade fills it)
+    spend: Spend = field(default_factory=Spend)  # LLM calls, tokens and seconds (the facade fills it)
 
 
 class CorpusResult(Protocol):

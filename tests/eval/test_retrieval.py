@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from testkit import E2E_METHODS, E2E_RECORDS, SHARED_DATA, TINY_CORPUS, BagOfWordsEmbedder
+from evalkit import PARAGRAPHS, RECORDS, record, write
+from testkit import E2E_METHODS, E2E_RECORDS, SHARED_DATA, BagOfWordsEmbedder
 
 import hopgraph.engine
 from hopgraph.config import Settings
@@ -24,30 +24,6 @@ from hopgraph.eval import (
     score_retrieval,
     summarise,
 )
-
-PARAGRAPHS = {doc.title: doc.text for doc in TINY_CORPUS}
-
-
-def record(qid: str, question: str, answer: str, type_: str, gold: list[str], context: list[str]) -> dict[str, Any]:
-    return {"_id": qid, "question": question, "answer": answer, "type": type_, "level": "easy",
-            "supporting_facts": [[title, 0] for title in gold],
-            "context": [[title, [PARAGRAPHS[title]]] for title in context]}
-
-
-RECORDS = [
-    record("q1", "Where is the director of Big Stone Gap based?", "Greenwich Village", "bridge",
-           ["Big Stone Gap (film)", "Adriana Trigiani"], ["Big Stone Gap (film)", "Adriana Trigiani", "Stone Age"]),
-    record("q2", "Are Donna Gigliotti and Adriana Trigiani both American?", "yes", "comparison",
-           ["Donna Gigliotti", "Adriana Trigiani"], ["Donna Gigliotti", "Adriana Trigiani", "Gap Inc."]),
-    record("q3", "Which retailer is based in San Francisco?", "Gap Inc.", "bridge",
-           ["Gap Inc."], ["Gap Inc.", "Romantic comedy", "Greenwich Village"]),
-]
-
-
-def write(path: Path, content: Any) -> Path:
-    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
-    return path
-
 
 # --- load_questions --------------------------------------------------------------------------------
 
@@ -185,18 +161,6 @@ def test_run_eval_scores_each_method_by_question_type(tmp_path, bag_of_words):
         assert scores["all"]["n"] == 3
     # The comparison question names both gold paragraphs: names alone put both in the top 2.
     assert result["methods"]["hybrid+names+links"]["by_type"]["comparison"]["both_found"] == 1.0
-
-
-def test_run_eval_with_answers_scores_whether_the_gold_answer_is_inside_the_extractive_answer(tmp_path,
-                                                                                           bag_of_words):
-    data = write(tmp_path / "q.json", RECORDS)
-    plain = run_eval(data, methods=["hybrid+names+links"], top=2, store=str(tmp_path / "eval.db"))
-    assert "answer_in_extract" not in plain["methods"]["hybrid+names+links"]["all"]
-    result = run_eval(data, methods=["hybrid+names+links"], top=2, store=str(tmp_path / "eval.db"), answers=True)
-    scores = result["methods"]["hybrid+names+links"]["all"]
-    # the extract quotes sentences of the hits: the answer can be in it only if it is in the hits
-    assert 0.0 <= scores["answer_in_extract"] <= scores["answer_in"]
-    assert "ans in extract" in format_table(result)
 
 
 def test_run_eval_local_builds_the_concept_graph_and_scores_local_search(tmp_path, bag_of_words):

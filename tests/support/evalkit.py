@@ -1,0 +1,32 @@
+"""Three HotpotQA-format records over the tiny corpus, for the evaluation tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from testkit import TINY_CORPUS
+
+PARAGRAPHS = {doc.title: doc.text for doc in TINY_CORPUS}
+
+
+def record(qid: str, question: str, answer: str, type_: str, gold: list[str], context: list[str]) -> dict[str, Any]:
+    return {"_id": qid, "question": question, "answer": answer, "type": type_, "level": "easy",
+            "supporting_facts": [[title, 0] for title in gold],
+            "context": [[title, [PARAGRAPHS[title]]] for title in context]}
+
+
+RECORDS = [
+    record("q1", "Where is the director of Big Stone Gap based?", "Greenwich Village", "bridge",
+           ["Big Stone Gap (film)", "Adriana Trigiani"], ["Big Stone Gap (film)", "Adriana Trigiani", "Stone Age"]),
+    record("q2", "Are Donna Gigliotti and Adriana Trigiani both American?", "yes", "comparison",
+           ["Donna Gigliotti", "Adriana Trigiani"], ["Donna Gigliotti", "Adriana Trigiani", "Gap Inc."]),
+    record("q3", "Which retailer is based in San Francisco?", "Gap Inc.", "bridge",
+           ["Gap Inc."], ["Gap Inc.", "Romantic comedy", "Greenwich Village"]),
+]
+
+
+def write(path: Path, content: Any) -> Path:
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
