@@ -41,6 +41,10 @@ class Settings:
     llm_model: str = ""
     llm_api_key: str = ""
     llm_concurrency: int = 4
+    # Seconds one LLM reply may take (a silent server is given up on then, and retried), and the
+    # deadline all the LLM calls of one question share (`ask`; 0 = none): past it, the call fails.
+    llm_timeout: float = 60.0
+    llm_deadline: float = 300.0
     gleanings: int = 0
     entity_types: str = "PERSON,ORG,PRODUCT,LOCATION,COMPONENT,EVENT,CONCEPT"
     relation_types: str = "SUPPLIES,USES,LOCATED_IN,OWNS,PART_OF,REPORTS_TO,CAUSED_BY,RELATED_TO"
@@ -51,6 +55,9 @@ class Settings:
     # The answer of `ask` in search and auto modes: with an LLM, the hits it reads (in rank order)
     # hold at most this many tokens.
     answer_tokens: int = 3000
+    # `--mode iterative` (IRCoT): retrievals at most per question, and the method each one runs.
+    iterative_steps: int = 3
+    iterative_method: str = "hybrid"
     # Communities (hierarchical Leiden) and their reports: communities larger than this are split
     # again one level down, at most `community_levels` deep; an LLM report reads at most
     # `report_tokens` of material (else its children's reports stand in).

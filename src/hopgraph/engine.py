@@ -9,7 +9,8 @@ below exactly the data it needs.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from hopgraph.communities.labels import label_reports
@@ -28,11 +29,12 @@ from hopgraph.query.answer import llm_answer_from_hits
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
+from hopgraph.query.iterative import IterativeBudget, iterative_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
 from hopgraph.query.paths import Follow, answer_paths, find_paths
 from hopgraph.query.themes import ChunksOf
-from hopgraph.records.answers import Spend
+from hopgraph.records.answers import Answer, Spend
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -109,6 +111,7 @@ class HopGraph:
         if self._llm is None:
             cache = self.llm_cache or self.store.reply_cache()
             self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
+                                  timeout=self.settings.llm_timeout,
                                   max_concurrency=self.settings.llm_concurrency, cache=cache)
         return self._llm
 
@@ -224,32 +227,48 @@ class HopGraph:
     # --- questions ---------------------------------------------------------------------------------
 
     def ask(self, question: str, mode: str = "auto", method: str | None = None,
-            top: int | None = None, answer: bool = True) -> modes.Asked:
+            top: int | None = None, answer: bool = True) -> Answer:
         """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
-        plain search with it. Search ends in an extractive answer, the best sentences of its hits
-        (query/extractive.py), unless `answer` is False. Bad input raises InputError before any
-        work is done."""
+        plain search with it. Search ends in an answer (the LLM's from the hits, or offline their
+        best sentences, query/extractive.py) unless `answer` is False. Every mode returns the same
+        `Answer`. Bad input raises InputError before any work is done; the LLM calls of one question
+        share the `llm_deadline`."""
         question, mode = check_question(question), modes.check_mode(mode)
         started, before = time.perf_counter(), self._llm.usage if self._llm else {}
         if method is not None:
             mode = "search" if mode == "auto" else mode
             if method.strip().lower() != AUTO:
                 parse_method(method)
-        if mode == "auto":
-            asked = modes.auto(question, self._route(question), lambda why: self._answer(question, "global", why),
-                               lambda chosen, route: self._search(question, chosen, top, None, route))
-        else:
-            asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
-                                 if mode == "search" else "asked for", method, top)
-        answered = time.perf_counter()
-        if answer and asked.mode == "search" and not asked.answer and asked.retrieval and asked.retrieval.hits:
-            self._answer_search(question, asked)
-        asked.spend = self._spend(before, started, answered)
+        with self._deadline():
+            if mode == "auto":
+                asked = modes.auto(question, self._route(question),
+                                   lambda why: self._answer(question, "global", why),
+                                   lambda chosen, route: self._search(question, chosen, top, None, route))
+            else:
+                asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
+                                     if mode == "search" else "asked for", method, top)
+            answered = time.perf_counter()
+            if answer and asked.mode == "search" and not asked.text and asked.hits:
+                self._answer_search(question, asked)
+        asked.used = self._spend(before, started, answered)
         if asked.retrieval is not None:
-            asked.spend.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
+            asked.used.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
         # Citations are chunk ids; a reader needs `report.pdf#p3`.
         asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
         return asked
+
+    @contextmanager
+    def _deadline(self) -> Iterator[None]:
+        """The LLM calls inside share one deadline (`llm_deadline` seconds; 0: none)."""
+        client = self._llm_if_configured()
+        if client is None or self.settings.llm_deadline <= 0:
+            yield
+            return
+        client.set_deadline(self.settings.llm_deadline)
+        try:
+            yield
+        finally:
+            client.set_deadline(None)
 
     def _spend(self, before: dict[str, StepUsage], started: float, answered: float) -> Spend:
         """What one `ask` spent: the LLM client's usage since `before`, and the seconds of its stages
@@ -260,31 +279,45 @@ class HopGraph:
                      used.tokens_out + used.cached_tokens_out,
                      {"total": round(now - started, 4), "answer": round(now - answered, 4)})
 
-    def _answer_search(self, question: str, asked: modes.Asked) -> None:
+    def _answer_search(self, question: str, asked: Answer) -> None:
         """Search ends in an answer: the LLM's from the hits when one is configured, else the hits'
         best sentences (query/extractive.py)."""
-        hits = asked.retrieval.hits if asked.retrieval else []
+        hits = asked.hits
         client = self._llm_if_configured()
         found = (llm_answer_from_hits(client, question, hits, self.settings.answer_tokens) if client
                  else extractive_answer(question, hits, self.embedder.embed))
-        asked.answer, asked.citations, asked.answer_mode = found.text, found.citations, found.mode
+        asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
         asked.note = _with_dropped(asked.note, found.dropped)
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
-                top: int | None = None) -> modes.Asked:
+                top: int | None = None) -> Answer:
         if mode == "search":
-            return modes.Asked(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top))
+            return Answer(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top))
         if mode == "local":
             result = self._local(question, LocalBudget(top=top or self.settings.top))
             answer = answer_local(question, result, self.knowledge_graph, self.chunk_texts, self._llm_if_configured())
-            return modes.Asked(question, mode, why, result.retrieval, answer.text, list(answer.citations),
+            return Answer(question, mode, why, result.retrieval, answer.text, list(answer.citations),
                                answer.mode, note=_with_dropped(result.fell_open, answer.dropped))
         if mode == "paths":
             answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
-            return modes.Asked(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
+            return Answer(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
                                note=_with_dropped(note, answer.dropped))
+        if mode == "iterative":
+            return self._iterative(question, why, top)
         run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
         return modes.from_corpus(question, mode, why, run(question, None))
+
+    def _iterative(self, question: str, why: str, top: int | None) -> Answer:
+        """IRCoT: each search runs `iterative_method`; the model reads what was found and names the next."""
+        if not self.has_llm:
+            raise HopgraphError("--mode iterative needs an LLM (it chooses each next search): set llm_url and "
+                                "llm_model in hopgraph.toml (or HOPGRAPH_LLM_URL / HOPGRAPH_LLM_MODEL)")
+        method = self.settings.iterative_method
+        budget = IterativeBudget(self.settings.iterative_steps, self.settings.answer_tokens)
+        result = iterative_search(question, lambda query: self._search(query, method, top), self.llm(), budget)
+        found = result.answer
+        return Answer(question, "iterative", why, result.retrieval, found.text, found.citations, found.mode,
+                      note=_with_dropped("", found.dropped), steps=result.steps)
 
     def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
                seeds: int | None = None, route: Route | None = None) -> Retrieval:

@@ -229,10 +229,10 @@ def test_ask_mode_local_json_has_the_answer_and_the_graph_hits(imported):
     payload = json.loads(invoke("ask", "What does Anvaya Foundry supply?", "--mode", "local", "--json",
                                 "--store", str(imported)))
     assert (payload["mode"], payload["why"]) == ("local", "asked for")
-    hits = payload["retrieval"]["hits"]
+    hits = payload["hits"]
     assert hits and {hit["found_by"] for hit in hits} == {"graph"}
-    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in payload["answer"]
-    assert payload["citations"] and payload["answer_mode"] == "extractive"
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in payload["answer"]["text"]
+    assert payload["answer"]["citations"] and payload["answer"]["writer"] == "extractive"
 
 
 def test_ask_mode_local_that_falls_open_prints_a_note(imported):

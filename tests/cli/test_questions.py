@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import hopgraph.cli.app
 import hopgraph.engine
 from hopgraph.cli.render import render_asked, render_retrieval
-from hopgraph.query.ask import Asked
+from hopgraph.records.answers import Answer
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
 
@@ -86,7 +86,7 @@ def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
     assert (asked["mode"], asked["why"]) == ("search", "--method hybrid+names+links")
     payload = asked["retrieval"]
     assert payload["method"] == "hybrid+names+links"
-    hits = payload["hits"]
+    hits = asked["hits"]
     assert len(hits) == 5  # the default top
     assert all(hit["found_by"] in {"hybrid", "name", "link"} for hit in hits)
     assert (hits[0]["title"], hits[0]["found_by"]) == ("Big Stone Gap (film)", "name")
@@ -94,13 +94,16 @@ def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
     assert link["found_by"] == "link"
     assert link["via"]["from_title"] == "Big Stone Gap (film)"
     assert link["via"]["name"] == "Adriana Trigiani"
-    assert asked["ms"] == pytest.approx(sum(step["ms"] for step in payload["trace"]))
+    assert payload["ms"] == pytest.approx(sum(step["ms"] for step in payload["trace"]), abs=0.01)
+    assert [hit["rank"] for hit in hits] == [1, 2, 3, 4, 5]
+    assert asked["answer"]["writer"] == "extractive" and asked["answer"]["citations"]
+    assert all(c["source"] for c in asked["answer"]["citations"])  # a reader's source, not only a chunk id
 
 
 def test_ask_json_obeys_method_and_top(store: Path):
     result = invoke("ask", "Gap Inc. clothing retailer", "--method", "bm25", "--top", "2", "--store", str(store),
                     "--json", "-q")
-    hits = json.loads(result.stdout)["retrieval"]["hits"]
+    hits = json.loads(result.stdout)["hits"]
     assert [hit["found_by"] for hit in hits] == ["bm25", "bm25"]
     assert hits[0]["title"] == "Gap Inc."
 
@@ -139,8 +142,8 @@ def test_a_hit_from_a_file_shows_where_to_find_it_and_a_record_does_not_repeat_i
 
 
 def test_citations_name_the_file_and_page_when_known():
-    asked = Asked("q?", "paths", "asked for", answer="Kallur supplies Anvaya.", citations=[7, 9],
-                  answer_mode="extractive", sources={7: "report.pdf#p3"})
+    asked = Answer("q?", "paths", "asked for", text="Kallur supplies Anvaya.", citations=[7, 9],
+                   writer="extractive", sources={7: "report.pdf#p3"})
     assert "Citations: report.pdf#p3 (chunk 7), chunk 9" in render_asked(asked)
 
 

@@ -197,8 +197,8 @@ def test_paths_mode_finds_every_path_into_the_entity_the_question_names(hg):
     chunks = hg.store.chunk_table()
     by_title = {chunks.titles[int(d)]: int(c) for c, d in zip(chunks.ids, chunks.doc_ids, strict=True)}
     assert result.citations == [by_title["Zephyra contract"], by_title["Supply agreement"]]
-    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in result.answer
-    assert "Since 2021 Anvaya Foundry supplies castings to Corvane Brake Systems." in result.answer
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems —SUPPLIES→ Zephyra Motors" in result.text
+    assert "Since 2021 Anvaya Foundry supplies castings to Corvane Brake Systems." in result.text
 
 
 def test_paths_mode_without_an_entity_in_the_question_says_so(hg):
@@ -211,7 +211,7 @@ def test_local_mode_answers_from_the_walked_relations(hg):
     result = hg.ask("What does Anvaya Foundry supply?", mode="local")
     assert result.mode == "local" and result.note == ""
     assert result.retrieval is not None and all(h.found_by == "graph" for h in result.retrieval.hits)
-    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in result.answer
+    assert "Anvaya Foundry —SUPPLIES→ Corvane Brake Systems" in result.text
     chunks = hg.store.chunk_table()
     supply = next(int(c) for c, d in zip(chunks.ids, chunks.doc_ids, strict=True)
                   if chunks.titles[int(d)] == "Supply agreement")
@@ -245,6 +245,6 @@ def test_paths_mode_with_a_configured_llm_answers_from_its_cached_reply(tmp_path
         result = hg.ask(question, mode="paths")
     finally:
         hg.close()
-    assert (result.answer, result.answer_mode) == ("Corvane, and through it Anvaya.", f"llm:{MODEL}")
+    assert (result.text, result.writer) == ("Corvane, and through it Anvaya.", f"llm:{MODEL}")
     assert result.citations == sorted(texts)
     assert no_connection(listener)

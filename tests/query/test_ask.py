@@ -37,7 +37,7 @@ def test_auto_answers_a_global_question_from_community_reports_with_citations(su
     assert asked.mode == "global" and "router: global" in asked.why
     chunk_ids = {int(c) for c in suppliers.search_index.table.ids}
     assert asked.citations and set(asked.citations) <= chunk_ids
-    assert asked.answer and asked.answer_mode == "extractive"
+    assert asked.text and asked.writer == "extractive"
 
 
 def test_auto_falls_open_to_hybrid_when_there_is_no_graph_for_a_global_question(tiny_graph: HopGraph) -> None:

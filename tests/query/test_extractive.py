@@ -78,7 +78,7 @@ def test_with_an_llm_search_answers_from_the_hits_and_drops_a_citation_it_was_no
     request = next(r for r in fake.requests if r["body"]["messages"][0]["content"] == search_answer.SYSTEM)
     given = given_chunks(request)
     assert given == [hit.chunk_id for hit in asked.retrieval.hits]  # every hit, in rank order
-    assert asked.answer == "Greenwich Village" and asked.answer_mode == "llm:scripted"
+    assert asked.text == "Greenwich Village" and asked.writer == "llm:scripted"
     assert asked.citations == given[:2] and 999 not in asked.sources  # never shown as a source
     assert "1 citation(s) of chunks the model was not given were dropped" in asked.note
 
@@ -93,4 +93,4 @@ def test_a_context_over_budget_keeps_the_best_hits_whole_and_cuts_none_mid_sente
     assert 1 <= len(given) < len(hits) and given == [hit.chunk_id for hit in hits[: len(given)]]  # by rank
     user = request["body"]["messages"][1]["content"]
     assert all(hit.text in user for hit in hits[: len(given)])  # whole chunks, none cut
-    assert asked.answer == "(the model gave an empty answer)" and asked.citations == []
+    assert asked.text == "(the model gave an empty answer)" and asked.citations == []

@@ -79,7 +79,7 @@ def community_story(hg: HopGraph, echo: Callable[[str], None]) -> None:
     for level in stats["per_level"]:  # type: ignore[attr-defined]
         echo(f"  level {level['level']}: {level['communities']} communities, sizes {level['min']}–{level['max']}")
     asked = hg.ask(THEMES)
-    echo(f"\n{THEMES}\nmode: {asked.mode} ({asked.why})\n{asked.answer}")
+    echo(f"\n{THEMES}\nmode: {asked.mode} ({asked.why})\n{asked.text}")
     echo(f"Citations: {', '.join(f'chunk {c}' for c in asked.citations)}")
 
 

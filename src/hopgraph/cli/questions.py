@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -41,7 +40,7 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
         mode: Annotated[str, typer.Option("--mode", help="auto (the router picks) | search | local | paths | "
-                                                         "global | lazy | drift.")] = "auto",
+                                                         "global | lazy | drift | iterative (needs an LLM).")] = "auto",
         method: Annotated[str | None, typer.Option("--method", "-m", help="For --mode search: vector | bm25 | "
                                                    "hybrid, +names, +links; ppr; auto.")] = None,
         top: TopOpt = None, store: StoreOpt = None,
@@ -53,9 +52,8 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
     was found), or from the knowledge graph or its communities. `auto` says which mode it chose and why."""
     with open_hopgraph(store, quiet) as hg:
         asked = hg.ask(question, mode, method, top, answer=not no_answer)
-    if as_json:
-        extra = {"ms": asked.retrieval.ms} if asked.retrieval is not None else {}
-        typer.echo(json.dumps(asdict(asked) | extra, indent=2, ensure_ascii=False, default=str))
+    if as_json:  # one schema for every mode: records/answers.py `Answer.to_json`, README "ask --json"
+        typer.echo(json.dumps(asked.to_json(), indent=2, ensure_ascii=False, default=str))
     else:
         typer.echo(render_asked(asked))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hopgraph.ingest.pipeline import IndexReport
-from hopgraph.query.ask import Asked
+from hopgraph.records.answers import Answer, Step
 from hopgraph.records.documents import Skip
 from hopgraph.records.retrieval import Hit, Retrieval
 
@@ -36,21 +36,37 @@ def render_skips(skipped: Sequence[Skip]) -> list[str]:
     return [f"hopgraph: skipped {skip.path}: {skip.reason}" for skip in skipped]
 
 
-def render_asked(asked: Asked) -> str:
+def render_asked(asked: Answer) -> str:
+    """The mode and why; for search and iterative the answer first, then what it came from (the
+    iterative steps, the hits), a note; for graph modes the evidence first, the answer after."""
     lines = [f"mode: {asked.mode} ({asked.why})"]
-    answer = [f"Answer ({asked.answer_mode}):\n{asked.answer}",
+    answer = [f"Answer ({asked.writer}):\n{asked.text}",
               f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}"]
-    if asked.answer and asked.mode == "search":  # the answer first, then the hits it came from
+    answer_first = asked.mode in ("search", "iterative")
+    if asked.text and answer_first:
         lines += [*answer, ""]
-    if asked.retrieval is not None and asked.retrieval.hits:
-        lines.append(render_retrieval(asked.retrieval))
+    lines += [render_step(number, step) for number, step in enumerate(asked.steps, start=1)]
+    if asked.hits:
+        lines.append(render_retrieval(asked.retrieval))  # type: ignore[arg-type]  # hits imply a retrieval
     if asked.note:
         lines.append(f"note: {asked.note}")
-    if asked.answer and asked.mode != "search":
+    if asked.text and not answer_first:
         lines += ["", *answer]
-    if asked.used:
-        lines.append("used: " + ", ".join(f"{k} {v}" for k, v in asked.used.items() if not isinstance(v, list | dict)))
+    if asked.details:
+        lines.append("used: " + ", ".join(f"{k} {v}" for k, v in asked.details.items()
+                                          if not isinstance(v, list | dict)))
+    if asked.used.llm_calls:
+        spent = asked.used
+        lines.append(f"LLM: {spent.llm_calls} calls ({spent.cached_calls} cached), {spent.tokens_in} tokens in, "
+                     f"{spent.tokens_out} out, {spent.seconds.get('total', 0.0):.1f} s")
     return "\n".join(lines)
+
+
+def render_step(number: int, step: Step) -> str:
+    """`step 1: searched "…" (+4 chunks) — knows …; next: "…"` (or the answer it reached)."""
+    then = f'answered "{step.answer}"' if step.answer else (f'next: "{step.next_search}"' if step.next_search
+                                                           else "nothing more to search")
+    return f'step {number}: searched "{step.search}" (+{len(step.added)} chunks) — {step.known or "…"}; {then}'
 
 
 def describe_names(report: IndexReport) -> str:

@@ -33,6 +33,7 @@ from hopgraph.eval.retrieval import build_index, load_eval_set
 from hopgraph.llm import LLMCache, RecordingCache, ReplayLLMCache, recorded_model, usage_since
 from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
+from hopgraph.query.answer import NO_ANSWER
 
 ANSWER_METHODS = ("none", "hybrid", "auto", "iterative")
 NEEDS_MODEL = {"none": "a closed-book answer is the model's", "iterative": "iterative retrieval asks a model"}
@@ -95,10 +96,9 @@ def answer_question(hg: HopGraph, question: Question, method: str, top: int) -> 
         return _closed_book(hg, question)
     mode, chosen = {"hybrid": ("search", "hybrid"), "auto": ("auto", None), "iterative": ("iterative", None)}[method]
     asked = hg.ask(question.text, mode, chosen, top)
-    text = " ".join(_CITATION.sub(" ", asked.answer).split())
-    hits = asked.retrieval.hits if asked.retrieval else []
-    context = " ".join(hit.text for hit in hits).lower()
-    spend = asked.spend
+    text = "" if asked.text.startswith(NO_ANSWER) else " ".join(_CITATION.sub(" ", asked.text).split())
+    context = " ".join(hit.text for hit in asked.hits).lower()
+    spend = asked.used
     return Scored(question.id, question.type, text, exact_match(text, question.answer),
                   token_f1(text, question.answer), float(question.answer.lower() in text.lower()),
                   float(question.answer.lower() in context), spend.llm_calls, spend.tokens_in, spend.tokens_out,

@@ -118,6 +118,9 @@ class LLMClient:
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._lock = threading.Lock()
         self._usage: dict[str, StepUsage] = {}
+        self._timeout = timeout
+        self._deadline_at: float | None = None  # time.monotonic() past which no call starts or waits
+        self._deadline_seconds: float | None = None
         self._json_object_only = False  # set once a server rejects json_schema; kept for our lifetime
 
     @property
@@ -210,6 +213,22 @@ class LLMClient:
         self._count(step, calls=1)
         return LLMResult(value, tokens_in, tokens_out, cached=False)
 
+    def set_deadline(self, seconds: float | None) -> None:
+        """Every call from now on must end within `seconds` in all (None: no deadline): what one
+        command may spend on the LLM, retries and waits included."""
+        self._deadline_at = None if seconds is None else time.monotonic() + seconds
+        self._deadline_seconds = seconds
+
+    def _remaining(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline); past it, an LLMError."""
+        if self._deadline_at is None:
+            return None
+        left = self._deadline_at - time.monotonic()
+        if left <= 0:
+            raise LLMError(f"LLM {self.model!r} at {self.endpoint}: the deadline of {self._deadline_seconds:g} s "
+                           f"for this command passed (setting llm_deadline)")
+        return left
+
     def _check_circuit(self) -> None:
         """Fail at once after BREAKER_AFTER consecutive failed calls: a server that is down or silent
         must not cost every remaining chunk its retries and timeouts."""
@@ -235,7 +254,9 @@ class LLMClient:
                 if refused > CONNECT_RETRIES:
                     raise LLMError(f"LLM {self.model!r} at {self.endpoint} is not reachable: {problem}") from None
                 if attempt < self.max_retries:
-                    time.sleep(retry.delay if retry.delay is not None else self._backoff(attempt))
+                    delay = retry.delay if retry.delay is not None else self._backoff(attempt)
+                    left = self._remaining()
+                    time.sleep(delay if left is None else min(delay, left))
         raise LLMError(f"LLM {self.model!r} at {self.endpoint} failed after {self.max_retries + 1} attempts: "
                        f"{problem}")
 
@@ -251,9 +272,12 @@ class LLMClient:
         while True:
             fallback_possible = response_model is not None and not self._json_object_only
             body = self._body(messages, response_model, max_tokens, temperature)
+            left = self._remaining()
+            timeout = httpx.Timeout(self._timeout if left is None else min(self._timeout, left),
+                                    connect=min(self._timeout, CONNECT_TIMEOUT, left or CONNECT_TIMEOUT))
             try:
                 with self._slots:
-                    response = self._http.post(self.endpoint, json=body)
+                    response = self._http.post(self.endpoint, json=body, timeout=timeout)
             except httpx.TimeoutException as err:
                 raise _Retry(f"timed out ({type(err).__name__})") from None
             except httpx.ConnectError as err:  # refused, no route, unknown host: nobody is listening

@@ -6,6 +6,7 @@ that states it, so a reader can check each step; either way the citations are ch
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -17,15 +18,34 @@ from hopgraph.records.retrieval import Hit
 from hopgraph.text.sentences import split_sentences
 from hopgraph.text.tokens import pack
 
+NO_ANSWER = "(the model "  # how every no-answer below begins: eval scores it as an empty answer
+NO_ANSWER_EMPTY = "(the model gave an empty answer)"
+NO_ANSWER_REFUSED = "(the model found no answer in the hits)"
 ChunkTexts = Callable[[Iterable[int]], dict[int, str]]  # chunk ids → their texts (the store's lookup)
 
 
 @dataclass
-class Answer:
+class AnswerText:
+    """The text of an answer as one writer made it (the LLM, or extractive), with its checked citations."""
+
     text: str
     citations: list[int] = field(default_factory=list)
     mode: str = "extractive"
     dropped: int = 0  # citations of chunks the model was not given: dropped, never shown as sources
+
+
+# What a model writes when the evidence does not hold the answer: shown as such, never scored or cited
+# as an answer. Matched at the start of the reply, so "No" (an answer to a yes/no question) is not one.
+_REFUSAL = re.compile(r"^\W*(i (do not|don't|cannot|can't) (know|answer|tell|say|find|determine)|unknown\b|"
+                      r"not (stated|mentioned|given|found|known|available|specified)\b|"
+                      r"(the )?(chunks?|passages?|context|evidence|text)s? (do(es)? not|don't|doesn't)|"
+                      r"(it is )?(cannot|can't) be (determined|answered|found)|no (information|answer)\b|"
+                      r"there is no (information|mention)|insufficient)", re.IGNORECASE)
+
+
+def refused(text: str) -> bool:
+    """The reply says the evidence does not answer ("I don't know", "The chunks do not say …")."""
+    return bool(_REFUSAL.match(text.strip()))
 
 
 def checked_citations(cited: Sequence[int], given: Iterable[int]) -> tuple[list[int], int]:
@@ -76,15 +96,15 @@ def chain_text(path: Sequence[Hop]) -> str:
 
 
 def extractive_from_paths(paths: Sequence[Sequence[Hop]], chunk_texts: dict[int, str],
-                          graph: KnowledgeGraph | None = None) -> Answer:
+                          graph: KnowledgeGraph | None = None) -> AnswerText:
     if not paths:
-        return Answer("No path in the knowledge graph answers this.")
+        return AnswerText("No path in the knowledge graph answers this.")
     lines, cited = [], []
     for number, path in enumerate(paths, start=1):
         lines.append(f"{number}. {chain_text(path)}")
         lines += [hop_evidence(hop, chunk_texts, graph) for hop in path]
         cited += [hop.chunk_id for hop in path]
-    return Answer("\n".join(lines), list(dict.fromkeys(cited)))
+    return AnswerText("\n".join(lines), list(dict.fromkeys(cited)))
 
 
 def relation_hops(graph: KnowledgeGraph, relations: Sequence[Relation]) -> list[Hop]:
@@ -97,31 +117,36 @@ def relation_hops(graph: KnowledgeGraph, relations: Sequence[Relation]) -> list[
 
 
 def extractive_from_relations(graph: KnowledgeGraph, relations: Sequence[Relation],
-                              chunk_texts: dict[int, str]) -> Answer:
+                              chunk_texts: dict[int, str]) -> AnswerText:
     if not relations:
-        return Answer("The knowledge graph holds no relation about this.")
+        return AnswerText("The knowledge graph holds no relation about this.")
     hops = relation_hops(graph, relations)
     lines = [hop_evidence(hop, chunk_texts, graph).strip() for hop in hops]
-    return Answer("\n".join(lines), list(dict.fromkeys(h.chunk_id for h in hops)))
+    return AnswerText("\n".join(lines), list(dict.fromkeys(h.chunk_id for h in hops)))
 
 
-def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> Answer:
+def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> AnswerText:
     """The model answers from the chains and chunks; citations outside the evidence are dropped
     and counted (`checked_citations`)."""
     reply = client.complete_json(answer_prompt.messages(question, chains, chunk_texts), answer_prompt.Answer,
                                  max_tokens=800, step="answer").value
     citations, dropped = checked_citations(reply.citations, chunk_texts)
-    return Answer(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
+    return AnswerText(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
 
 
-def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> Answer:
+def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> AnswerText:
     """The model answers from the search hits packed into `context_tokens` in rank order (a first
     hit over the budget is cut between sentences, text/tokens.pack); citations are checked against
-    the chunks it was given. An empty reply is said to be one, never shown as an answer."""
+    the chunks it was given. An empty reply or a refusal is said to be one, never shown as an answer."""
     texts = pack([hit.text for hit in hits], context_tokens)
     given = {hit.chunk_id: text for hit, text in zip(hits, texts, strict=False)}
     reply = client.complete_json(search_answer_prompt.messages(question, given), search_answer_prompt.Answer,
                                  max_tokens=400, step="answer").value
     citations, dropped = checked_citations(reply.citations, given)
-    text = reply.answer.strip() or "(the model gave an empty answer)"
-    return Answer(text, citations if reply.answer.strip() else [], mode=f"llm:{client.model}", dropped=dropped)
+    said = reply.answer.strip()
+    mode = f"llm:{client.model}"
+    if not said:
+        return AnswerText(NO_ANSWER_EMPTY, [], mode, dropped)
+    if refused(said):
+        return AnswerText(f"{NO_ANSWER_REFUSED}: \"{said}\"", [], mode, dropped)
+    return AnswerText(said, citations, mode, dropped)

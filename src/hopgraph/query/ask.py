@@ -1,4 +1,4 @@
-"""`ask`: the answering modes, what each returns (`Asked`), and how `auto` picks one and falls open.
+"""`ask`: the answering modes, what each returns (`Answer`), and how `auto` picks one and falls open.
 
 search   ranked chunks by a retrieval method (`--method`, default hybrid+names+links)
 local    bounded walk from the question's entities in the knowledge graph, cited answer
@@ -6,6 +6,7 @@ paths    every relation path into the entities the question names, cited answer
 global   map-reduce over community reports (extractive offline)
 lazy     LazyGraphRAG: relevance tests down the community tree, no reports needed
 drift    primer over reports → follow-up questions → local searches → ranked answer
+iterative  retrieve, the LLM names the next search, retrieve again (IRCoT; needs an LLM)
 auto     the router's choice (retrieval/router.py), falling open to hybrid search when a graph mode
          cannot run (no knowledge graph yet) or returns nothing — never an empty answer unexplained.
 
@@ -16,46 +17,28 @@ modes it may run as callables rather than the facade itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.records.answers import Spend
-from hopgraph.records.knowledge import Path
+from hopgraph.records.answers import Answer
 from hopgraph.records.retrieval import Retrieval
 from hopgraph.retrieval.router import AUTO, Route
 
-MODES = ("auto", "search", "local", "paths", "global", "lazy", "drift")
+MODES = ("auto", "search", "local", "paths", "global", "lazy", "drift", "iterative")
 CORPUS_MODES = ("global", "lazy", "drift")
 DEFAULT_METHOD = "hybrid+names+links"  # what `--mode search` runs without `--method`
 FALLBACK_METHOD = "hybrid"
 
 
-@dataclass
-class Asked:
-    """What `ask` did: the mode that ran and why, its hits and/or answer, and what it used."""
-
-    question: str
-    mode: str
-    why: str
-    retrieval: Retrieval | None = None
-    answer: str = ""
-    citations: list[int] = field(default_factory=list)
-    answer_mode: str = ""  # "extractive" or "llm:<model>"; "" for plain search
-    paths: list[Path] = field(default_factory=list)  # `paths` mode: the relation paths it answered from
-    used: dict[str, Any] = field(default_factory=dict)
-    note: str = ""  # a fall-open, or what the mode could not do
-    sources: dict[int, str] = field(default_factory=dict)  # cited chunk id → `report.pdf#p3` (the facade fills it)
-    spend: Spend = field(default_factory=Spend)  # LLM calls, tokens and seconds (the facade fills it)
-
-
 class CorpusResult(Protocol):
-    """What global, lazy and DRIFT search all return."""
+    """What global, lazy and DRIFT search all return (lazy's `retrieval` holds the chunks that passed)."""
 
     answer: str
     citations: list[int]
     mode: str
     used: dict[str, Any]
+    errors: list[str]
+    retrieval: Retrieval | None
 
 
 def check_mode(mode: str) -> str:
@@ -64,22 +47,22 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def from_corpus(question: str, mode: str, why: str, result: CorpusResult) -> Asked:
-    """A global, lazy or DRIFT result as an `Asked` (lazy search also has hits; the others errors)."""
-    return Asked(question, mode, why, getattr(result, "retrieval", None), result.answer, list(result.citations),
-                 result.mode, used=dict(result.used), note="; ".join(getattr(result, "errors", []) or []))
+def from_corpus(question: str, mode: str, why: str, result: CorpusResult) -> Answer:
+    """A global, lazy or DRIFT result as the `Answer` every mode returns."""
+    return Answer(question, mode, why, result.retrieval, result.answer, list(result.citations), result.mode,
+                  details=dict(result.used), note="; ".join(result.errors))
 
 
 Search = Callable[[str, Route | None], Retrieval]  # (method, route) → ranked chunks
 
 
-def auto(question: str, route: Route, run_global: Callable[[str], Asked], search: Search) -> Asked:
+def auto(question: str, route: Route, run_global: Callable[[str], Answer], search: Search) -> Answer:
     """The routed mode: a global question goes to global search, anything else to the `auto`
     retrieval method (which reuses the route rather than routing again). Global search that cannot
     run (no knowledge graph yet) or finds nothing falls open to hybrid search, saying why."""
     why = f"router: {route.kind} — {route.reason}"
     if route.kind != "global":
-        return Asked(question, "search", why, search(AUTO, route))
+        return Answer(question, "search", why, search(AUTO, route))
     try:
         asked = run_global(why)
     except HopgraphError as err:  # no knowledge graph or communities yet: search still answers
@@ -89,6 +72,6 @@ def auto(question: str, route: Route, run_global: Callable[[str], Asked], search
     return _fall_open(question, why, search, "global search found nothing relevant")
 
 
-def _fall_open(question: str, why: str, search: Search, note: str) -> Asked:
-    return Asked(question, "search", why, search(FALLBACK_METHOD, None),
+def _fall_open(question: str, why: str, search: Search, note: str) -> Answer:
+    return Answer(question, "search", why, search(FALLBACK_METHOD, None),
                  note=f"{note}; fell open to {FALLBACK_METHOD} search")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.llm import LLMClient, LLMRequest
+from hopgraph.llm import LLMClient, LLMError, LLMRequest
 from hopgraph.prompts import drift as prompt
 from hopgraph.query.global_search import Relevance, account, keep_citable
 from hopgraph.query.local import LocalBudget, LocalResult
@@ -61,6 +61,7 @@ class DriftResult:
     mode: str = "extractive"  # or "llm:<model>"
     used: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    retrieval: None = None  # DRIFT's hits are its follow-ups' (in `followups`): no one ranking of its own
 
     @property
     def extractive(self) -> bool:
@@ -242,6 +243,9 @@ def _with_llm(question: str, primer: list[CommunityReport], local: LocalSearch, 
                                               FINAL_MAX_TOKENS, step="drift_final")])[0]
     if not account(result, used, "final"):
         errors += used.pop("errors", [])
+        if not answered:  # past the primer the model was never heard from: an error, not a draft as an answer
+            raise LLMError(f"DRIFT: the primer was answered, then every follow-up call and the final call to the "
+                           f"LLM failed; the last: {errors[-1] if errors else 'unknown'}")
         text = "The final answer could not be written (LLM error); the draft and follow-ups:\n" + \
             "\n".join([draft_text, *lines])
         return DriftResult(text, sorted(allowed), draft, followups, mode, used, errors)

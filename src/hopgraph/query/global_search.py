@@ -78,6 +78,7 @@ class GlobalResult:
     mode: str = "extractive"  # or "llm:<model>"
     used: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    retrieval: None = None  # global search reads reports, not chunks: no ranking of hits
 
 
 # --- offline relevance --------------------------------------------------------------------------

@@ -80,6 +80,7 @@ class LazyResult:
     retrieval: Retrieval  # the passed chunks as hits: lazy global search is also a retrieval method
     used: dict[str, Any]
     mode: str = "extractive"
+    errors: list[str] = field(default_factory=list)  # every result type of a corpus mode has them (query/ask.py)
 
 
 @dataclass
@@ -96,6 +97,7 @@ class _Spend:
 
     tests: int = 0
     failed: int = 0
+    last_error: str = ""
     calls: int = 0
     cached: int = 0
     tokens_in: int = 0
@@ -193,6 +195,7 @@ def llm_judge(client: LLMClient, question: str, texts: list[str]) -> Judge:
             spend.tests += 1
             if isinstance(result, LLMError):
                 spend.failed += 1
+                spend.last_error = str(result)
                 verdicts.append(Verdict(False, 0.0))
                 continue
             spend.add(result)
@@ -218,6 +221,10 @@ def lazy_global_search(index: SearchIndex, graph: KnowledgeGraph, tree: Communit
     judge = llm_judge(client, question, index.table.texts) if client else similarity_judge(scores, pass_ratio)
     spend = _Spend()
     passed = _descend(tree, members, scores, budget, judge, spend, trace)
+    if client is not None and spend.tests and spend.failed == spend.tests:
+        # Not "no chunk is relevant": the model was never heard from. Say so (auto falls open to search).
+        raise LLMError(f"lazy search: all {spend.tests} relevance calls to the LLM failed, so no chunk was "
+                       f"judged; the last: {spend.last_error or 'unknown'}")
     passed.sort(key=lambda p: (-p.verdict.score, -scores[p.row], p.row))
     kept = passed[: budget.top]
     hits = [_hit(index, p) for p in kept]

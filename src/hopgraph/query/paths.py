@@ -12,7 +12,7 @@ from hopgraph.errors import InputError
 from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.kg.resolution import normalise
 from hopgraph.llm import LLMClient
-from hopgraph.query.answer import Answer, ChunkTexts, chain_text, extractive_from_paths, llm_answer
+from hopgraph.query.answer import AnswerText, ChunkTexts, chain_text, extractive_from_paths, llm_answer
 from hopgraph.query.local import GraphView, question_entities
 from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
 
@@ -150,13 +150,13 @@ def _as_hops(graph: KnowledgeGraph, route: tuple[int, ...], direction: str) -> P
 
 
 def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
-                 client: LLMClient | None) -> tuple[Answer, list[Path], str]:
+                 client: LLMClient | None) -> tuple[AnswerText, list[Path], str]:
     """Every path of up to three hops into each entity the question names, answered by the LLM
     when there is one, else hop by hop with the sentence that states each hop; and a note when the
     question names no entity of the graph."""
     entities = list(dict.fromkeys(question_entities(view, question)))
     if not entities:
-        return Answer("No entity of the question is in the knowledge graph."), [], "no entity found"
+        return AnswerText("No entity of the question is in the knowledge graph."), [], "no entity found"
     found: list[Path] = []
     for entity_id in entities:
         # Every stated relation forward: the question's wording says which of them it asks about, and

@@ -68,7 +68,7 @@ def test_a_migrated_store_answers_questions(old_store):
         paths = hg.paths("Hosur", "in", max_hops=2)
         assert any(hop.source == "Anvaya Foundry" for path in paths for hop in path)
         asked = hg.ask("What is located in Hosur?", mode="paths")
-        assert "Anvaya Foundry" in asked.answer and asked.citations
+        assert "Anvaya Foundry" in asked.text and asked.citations
 
 
 def test_opening_a_migrated_store_again_changes_nothing(old_store):
