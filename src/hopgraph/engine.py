@@ -9,8 +9,8 @@ below exactly the data it needs.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from hopgraph.communities.labels import label_reports
@@ -25,7 +25,7 @@ from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage, usage_since
 from hopgraph.query import ask as modes
-from hopgraph.query.answer import llm_answer_from_hits
+from hopgraph.query.answer import llm_answer_from_hits, with_dropped
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
@@ -239,7 +239,8 @@ class HopGraph:
             mode = "search" if mode == "auto" else mode
             if method.strip().lower() != AUTO:
                 parse_method(method)
-        with self._deadline():
+        client = self._llm_if_configured()
+        with client.deadline(self.settings.llm_deadline or None) if client else nullcontext():
             if mode == "auto":
                 asked = modes.auto(question, self._route(question),
                                    lambda why: self._answer(question, "global", why),
@@ -256,19 +257,6 @@ class HopGraph:
         # Citations are chunk ids; a reader needs `report.pdf#p3`.
         asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
         return asked
-
-    @contextmanager
-    def _deadline(self) -> Iterator[None]:
-        """The LLM calls inside share one deadline (`llm_deadline` seconds; 0: none)."""
-        client = self._llm_if_configured()
-        if client is None or self.settings.llm_deadline <= 0:
-            yield
-            return
-        client.set_deadline(self.settings.llm_deadline)
-        try:
-            yield
-        finally:
-            client.set_deadline(None)
 
     def _spend(self, before: dict[str, StepUsage], started: float, answered: float) -> Spend:
         """What one `ask` spent: the LLM client's usage since `before`, and the seconds of its stages
@@ -287,7 +275,7 @@ class HopGraph:
         found = (llm_answer_from_hits(client, question, hits, self.settings.answer_tokens) if client
                  else extractive_answer(question, hits, self.embedder.embed))
         asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
-        asked.note = _with_dropped(asked.note, found.dropped)
+        asked.note = with_dropped(asked.note, found.dropped)
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
                 top: int | None = None) -> Answer:
@@ -297,11 +285,11 @@ class HopGraph:
             result = self._local(question, LocalBudget(top=top or self.settings.top))
             answer = answer_local(question, result, self.knowledge_graph, self.chunk_texts, self._llm_if_configured())
             return Answer(question, mode, why, result.retrieval, answer.text, list(answer.citations),
-                               answer.mode, note=_with_dropped(result.fell_open, answer.dropped))
+                               answer.mode, note=with_dropped(result.fell_open, answer.dropped))
         if mode == "paths":
             answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
             return Answer(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
-                               note=_with_dropped(note, answer.dropped))
+                               note=with_dropped(note, answer.dropped))
         if mode == "iterative":
             return self._iterative(question, why, top)
         run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
@@ -317,7 +305,7 @@ class HopGraph:
         result = iterative_search(question, lambda query: self._search(query, method, top), self.llm(), budget)
         found = result.answer
         return Answer(question, "iterative", why, result.retrieval, found.text, found.citations, found.mode,
-                      note=_with_dropped("", found.dropped), steps=result.steps)
+                      note=with_dropped("", found.dropped), steps=result.steps)
 
     def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
                seeds: int | None = None, route: Route | None = None) -> Retrieval:
@@ -411,10 +399,3 @@ def _at(report: CommunityReport, community_id: int, level: int) -> CommunityRepo
     report.community_id, report.level = community_id, level
     return report
 
-
-def _with_dropped(note: str, dropped: int) -> str:
-    """The note, plus how many citations of chunks the model was not given were dropped."""
-    if not dropped:
-        return note
-    said = f"{dropped} citation(s) of chunks the model was not given were dropped"
-    return f"{note}; {said}" if note else said

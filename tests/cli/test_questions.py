@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import hopgraph.cli.app
 import hopgraph.engine
 from hopgraph.cli.render import render_asked, render_retrieval
-from hopgraph.records.answers import Answer
+from hopgraph.records.answers import Answer, Step
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
 
@@ -145,6 +145,19 @@ def test_citations_name_the_file_and_page_when_known():
     asked = Answer("q?", "paths", "asked for", text="Kallur supplies Anvaya.", citations=[7, 9],
                    writer="extractive", sources={7: "report.pdf#p3"})
     assert "Citations: report.pdf#p3 (chunk 7), chunk 9" in render_asked(asked)
+
+
+def test_an_iterative_answer_reads_answer_first_then_each_step():
+    steps = [Step("Who directed Big Stone Gap?", [3, 4], "Adriana Trigiani directed it.", "", "Adriana Trigiani city"),
+             Step("Adriana Trigiani city", [5], "She is based in Greenwich Village.", "Greenwich Village", "")]
+    asked = Answer("q?", "iterative", "asked for", text="Greenwich Village", citations=[5], writer="llm:m",
+                   sources={5: "Adriana Trigiani#1"}, steps=steps)
+    lines = render_asked(asked).splitlines()
+    assert lines[1:3] == ["Answer (llm:m):", "Greenwich Village"]
+    assert lines[3] == "Citations: Adriana Trigiani#1 (chunk 5)"
+    assert lines[5] == ('step 1: searched "Who directed Big Stone Gap?" (+2 chunks) — Adriana Trigiani directed it.; '
+                        'next: "Adriana Trigiani city"')
+    assert lines[6].endswith('(+1 chunks) — She is based in Greenwich Village.; answered "Greenwich Village"')
 
 
 # --- bad input: exit status 2, one line on stderr, the store unchanged ----------------------------------

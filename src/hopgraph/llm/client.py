@@ -14,8 +14,9 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
@@ -218,6 +219,15 @@ class LLMClient:
         command may spend on the LLM, retries and waits included."""
         self._deadline_at = None if seconds is None else time.monotonic() + seconds
         self._deadline_seconds = seconds
+
+    @contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """The calls inside share one deadline of `seconds` (None: none), lifted on the way out."""
+        self.set_deadline(seconds)
+        try:
+            yield
+        finally:
+            self.set_deadline(None)
 
     def _remaining(self) -> float | None:
         """Seconds left before the deadline (None: no deadline); past it, an LLMError."""

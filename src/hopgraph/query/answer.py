@@ -150,3 +150,11 @@ def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], 
     if refused(said):
         return AnswerText(f"{NO_ANSWER_REFUSED}: \"{said}\"", [], mode, dropped)
     return AnswerText(said, citations, mode, dropped)
+
+
+def with_dropped(note: str, dropped: int) -> str:
+    """The note, plus how many citations of chunks the model was not given were dropped."""
+    if not dropped:
+        return note
+    said = f"{dropped} citation(s) of chunks the model was not given were dropped"
+    return f"{note}; {said}" if note else said
