@@ -248,3 +248,17 @@ def test_paths_mode_with_a_configured_llm_answers_from_its_cached_reply(tmp_path
     assert (result.text, result.writer) == ("Corvane, and through it Anvaya.", f"llm:{MODEL}")
     assert result.citations == sorted(texts)
     assert no_connection(listener)
+
+
+@pytest.mark.parametrize(("reply", "is_refusal"), [
+    ("I don't know", True), ("I do not know.", True), ("I cannot answer from these chunks", True),
+    ("The chunks do not say where she lives.", True), ("The context does not mention it", True),
+    ("Not mentioned in the chunks", True), ("Unknown", True), ("It cannot be determined", True),
+    ("There is no information about that", True), ("No information", True),
+    ("No", False), ("Yes", False), ("Greenwich Village", False), ("Unknown Pleasures (album)", False),
+    ("Notting Hill", False), ("The Chunk Norris Show", False), ("1998", False),
+])
+def test_a_refusal_is_told_from_an_answer(reply: str, is_refusal: bool) -> None:
+    from hopgraph.query.answer import refused
+
+    assert refused(reply) is is_refusal

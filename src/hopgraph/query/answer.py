@@ -36,10 +36,10 @@ class AnswerText:
 
 # What a model writes when the evidence does not hold the answer: shown as such, never scored or cited
 # as an answer. Matched at the start of the reply, so "No" (an answer to a yes/no question) is not one.
-_REFUSAL = re.compile(r"^\W*(i (do not|don't|cannot|can't) (know|answer|tell|say|find|determine)|unknown\b|"
+_REFUSAL = re.compile(r"^\W*(i (do not|don't|cannot|can't) (know|answer|tell|say|find|determine)|unknown\W*$|"
                       r"not (stated|mentioned|given|found|known|available|specified)\b|"
                       r"(the )?(chunks?|passages?|context|evidence|text)s? (do(es)? not|don't|doesn't)|"
-                      r"(it is )?(cannot|can't) be (determined|answered|found)|no (information|answer)\b|"
+                      r"(it )?(cannot|can't) be (determined|answered|found)|no (information|answer)\b|"
                       r"there is no (information|mention)|insufficient)", re.IGNORECASE)
 
 
