@@ -298,7 +298,7 @@ class HopGraph:
     def _iterative(self, question: str, why: str, top: int | None) -> Answer:
         """IRCoT: each search runs `iterative_method`; the model reads what was found and names the next."""
         if not self.has_llm:
-            raise HopgraphError("--mode iterative needs an LLM (it chooses each next search): set llm_url and llm_model")
+            raise HopgraphError("--mode iterative needs an LLM (it picks each next search): set llm_url and llm_model")
         method, budget = self.settings.iterative_method, IterativeBudget(self.settings.iterative_steps,
                                                                          self.settings.answer_tokens)
         result = iterative_search(question, lambda query: self._search(query, method, top), self.llm(), budget)
