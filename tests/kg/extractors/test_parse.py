@@ -125,6 +125,18 @@ STATED = [
      "based in Bengaluru.",
      {("Ferrox Alloys", "LOCATED_IN", "Hosur"), ("Ferrox Alloys", "SUPPLIES", "Plushon Seating Systems"),
       ("Plushon Seating Systems", "LOCATED_IN", "Bengaluru")}),
+    ("the subject of a relative clause on the goods takes them",
+     "Orrin Castings supplies the steel strip from which Velora Brakes stamps its backing plates.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes")}),
+    ("goods supplied 'for' a customer's products",
+     "Since 2021 Orrin Castings has supplied the rear seats for Velora Motors' hatchbacks.",
+     {("Orrin Castings", "SUPPLIES", "Velora Motors")}),
+    ("a passive whose agent's legal suffix ends the sentence",
+     "The machined drum is supplied to Velora Brakes by Orrin Castings Ltd. Batch records were complete.",
+     {("Orrin Castings Ltd", "SUPPLIES", "Velora Brakes")}),
+    ("'where' in a relative clause on a place",
+     "Orrin Castings moved its plant to a site in Nashik, where it has operated since May 2022.",
+     {("Orrin Castings", "LOCATED_IN", "Nashik")}),
 ]
 
 
