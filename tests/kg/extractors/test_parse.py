@@ -134,6 +134,18 @@ STATED = [
     ("a passive whose agent's legal suffix ends the sentence",
      "The machined drum is supplied to Velora Brakes by Orrin Castings Ltd. Batch records were complete.",
      {("Orrin Castings Ltd", "SUPPLIES", "Velora Brakes")}),
+    ("a defined term after a company's town and state",
+     "This agreement is made between Velora Motors Pvt Ltd of Nashik, Maharashtra (the Buyer) and Orrin Castings "
+     "Pvt Ltd (the Seller). The Seller shall supply the Buyer with machined drums.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Motors Pvt Ltd"), ("Nashik", "LOCATED_IN", "Maharashtra")}),
+    ("a state after a town, hung on an earlier noun",
+     "Profits will fund the group's cable business, which remains in Nagpur, Maharashtra, where the group "
+     "was founded.",
+     {("Nagpur", "LOCATED_IN", "Maharashtra")}),
+    ("one writer behind 'we' and 'us' in a text",
+     "Prepared for the purchasing team of Velora Brakes. The drum is bought from Orrin Castings, our subsidiary. "
+     "Orrin changed its tooling in May. Piston seals are supplied to us by Tamsin Rubber, a compounder.",
+     {("Velora Brakes", "OWNS", "Orrin Castings"), ("Tamsin Rubber", "SUPPLIES", "Velora Brakes")}),
     ("'where' in a relative clause on a place",
      "Orrin Castings moved its plant to a site in Nashik, where it has operated since May 2022.",
      {("Orrin Castings", "LOCATED_IN", "Nashik")}),

@@ -180,6 +180,19 @@ def comma_only(token: Any) -> bool:
     return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between)
 
 
+def town_of(state: Any) -> Any:
+    """The town a name after "in Town," or "X Ltd of Town," names the state of: "in Salem, Tamil Nadu"
+    parsed as a conjunct of the town, or hung as an apposition on a noun before it ("the business,
+    which remains in Salem, Tamil Nadu"). None when it is no such name."""
+    if state.dep_ == "conj" and comma_only(state) and state.head.dep_ == "pobj":
+        return state.head
+    before = state.doc[state.left_edge.i - 2] if state.left_edge.i >= 2 else None
+    if state.dep_ == "appos" and before is not None and state.doc[before.i + 1].text == "," and (
+            before.dep_ == "pobj" and before.pos_ == "PROPN" and before.head.lower_ in ("in", "of", "at")):
+        return before
+    return None
+
+
 def in_vocabulary(relation: RawRelation, vocabulary: Vocabulary) -> RawRelation:
     """A relation or type outside the vocabulary falls back to RELATED_TO / untyped."""
     kind = relation.relation if relation.relation in vocabulary.relation_types else "RELATED_TO"

@@ -19,7 +19,7 @@ def noun_facts(chunk: ChunkReading, token: Any) -> None:
     """Facts a noun phrase states without a verb of its own."""
     here = mention(chunk, token)
     if token.dep_ == "appos" or (token.dep_ == "conj" and lex.comma_only(token)):
-        holder = refer(chunk, token.head)
+        holder = refer(chunk, lex.town_of(token) or token.head)  # "in Salem, Tamil Nadu": the town's
         if here is not None and here.type == "PERSON" and token.head.lower_ in lexicon.ROLE_HEADS:
             describe(chunk, here, token.head, None)  # "its managing director, Mira Kapoor"
         elif here is not None and token.head.lemma_.lower() in _TRADE_ROLES:
