@@ -146,6 +146,9 @@ STATED = [
      "Prepared for the purchasing team of Velora Brakes. The drum is bought from Orrin Castings, our subsidiary. "
      "Orrin changed its tooling in May. Piston seals are supplied to us by Tamsin Rubber, a compounder.",
      {("Velora Brakes", "OWNS", "Orrin Castings"), ("Tamsin Rubber", "SUPPLIES", "Velora Brakes")}),
+    ("a definite description with a plain adjective",
+     "Orrin Castings employs 300 people, and the whole operation remains in Nashik.",
+     {("Orrin Castings", "LOCATED_IN", "Nashik")}),
     ("'where' in a relative clause on a place",
      "Orrin Castings moved its plant to a site in Nashik, where it has operated since May 2022.",
      {("Orrin Castings", "LOCATED_IN", "Nashik")}),

@@ -170,7 +170,7 @@ CONCEPT_HINTS = frozenset({"certification", "certificate", "standard", "accredit
 ORG_DESCRIPTIONS = frozenset({"company", "firm", "group", "business", "supplier", "maker", "manufacturer",
                               "producer", "foundry", "plant", "site", "factory", "holding", "corporation",
                               "concern", "enterprise", "organisation", "organization", "seller", "buyer",
-                              "purchaser", "vendor", "customer", "carmaker", "automaker", "works"})
+                              "purchaser", "vendor", "customer", "carmaker", "automaker", "works", "operation"})
 PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 THING_PRONOUNS = frozenset({"it", "its", "itself"})
 # "we", "our", "us": the writer's own company (a memo, a statement in quotes).
