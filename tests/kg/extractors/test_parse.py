@@ -215,6 +215,15 @@ def test_past_perfect_ends_at_the_last_date_named_before() -> None:
     assert (owned.relation, owned.date, owned.until) == ("OWNS", "2009-01-01", "2024-07-01")
 
 
+def test_an_object_pronoun_in_a_coordinated_clause_takes_the_first_clause_object() -> None:
+    text = ("Tamsin Group agreed to sell Orrin Works to Kelso Holdings. The sale closed on 1 May 2023. From that "
+            "date Kelso Holdings owns the works outright, and Tamsin Group will no longer hold any shares in it. "
+            "Tamsin Group has owned the works since 2011.")
+    [owned] = [r for r in facts(text).relations if r.source == "Tamsin Group"]
+    assert (owned.relation, owned.target, owned.date, owned.until) == ("OWNS", "Orrin Works", "2011-01-01",
+                                                                        "2023-05-01")
+
+
 @pytest.mark.parametrize(("text", "end", "iso"), [
     ("1 July 2024", False, "2024-07-01"), ("March 2024", False, "2024-03-01"), ("December 2022", True, "2022-12-31"),
     ("February 2024", True, "2024-02-29"), ("2016", False, "2016-01-01"), ("2022", True, "2022-12-31"),

@@ -225,8 +225,19 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
         # a plant, a director, a customer belong to a firm (or to a name not known to be anything else)
         companies = [m for m in before if m.type in ("ORG", "")] or [m for m in earlier if m.type == "ORG"]
         return companies[-1] if companies else None
+    if (parallel := _parallel_object(chunk, token, verb)) is not None:
+        return parallel
     things = [m for m in before or earlier if m.type not in ("PERSON", "LOCATION")]
     return things[-1] if things else None
+
+
+def _parallel_object(chunk: ChunkReading, token: Any, verb: Any) -> Mention | None:
+    """"Y will own the foundry, and X will no longer hold shares in it": an object pronoun in the second
+    of two coordinated clauses takes the first clause's object, not the nearest subject."""
+    if verb is None or verb.dep_ != "conj" or token.dep_ in ("nsubj", "nsubjpass", "poss"):
+        return None
+    objects = [m for c in verb.head.children if c.dep_ == "dobj" and (m := refer(chunk, c)) is not None]
+    return next((m for m in objects if m.type not in ("PERSON", "LOCATION")), None)
 
 
 def _quoted(chunk: ChunkReading, token: Any) -> bool:
