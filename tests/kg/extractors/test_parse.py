@@ -149,6 +149,9 @@ STATED = [
     ("a definite description with a plain adjective",
      "Orrin Castings employs 300 people, and the whole operation remains in Nashik.",
      {("Orrin Castings", "LOCATED_IN", "Nashik")}),
+    ("a signature line: name, title, firm",
+     "Audit lead: Dev Rao, Plant Head, Orrin Castings.",
+     {("Dev Rao", "PART_OF", "Orrin Castings")}),
     ("'where' in a relative clause on a place",
      "Orrin Castings moved its plant to a site in Nashik, where it has operated since May 2022.",
      {("Orrin Castings", "LOCATED_IN", "Nashik")}),
@@ -166,6 +169,7 @@ DENIED = [
     ("no longer", "Orrin Castings Pvt Ltd no longer supplies Velora Brakes Ltd."),
     ("a plan is no fact", "Velora Brakes Ltd plans to buy castings from Orrin Castings Pvt Ltd."),
     ("unrelated look-alike", "Orrin Castings Pvt Ltd is unrelated to Orrin Forge Ltd."),
+    ("a modal is a plan", "Its chief executive said Velora Brakes Ltd would buy castings from Orrin Castings Pvt Ltd."),
 ]
 
 
@@ -173,6 +177,10 @@ DENIED = [
 def test_denied_facts_are_not_extracted(case: str, text: str) -> None:
     relations = facts(text).relations
     assert not [r for r in relations if r.relation in ("SUPPLIES", "RELATED_TO")], (case, relations)
+
+
+def test_a_modal_sets_no_site() -> None:
+    assert not facts("Kelso Seals said it would open a sales office in Nashik in 2026.").relations
 
 
 def test_an_unmapped_verb_stays_related_to_with_its_phrase() -> None:

@@ -127,13 +127,16 @@ def conjuncts(token: Any) -> list[Any]:
 
 
 def negated(verb: Any) -> bool:
-    """"does not supply", "no longer supplies", "never owned", "shares no owners", "plans to buy"."""
+    """"does not supply", "no longer supplies", "never owned", "shares no owners", "plans to buy",
+    "would open"."""
     for child in verb.children:
         if child.dep_ == "neg" or child.lower_ in ("never", "longer") or (
                 child.dep_ in ("dobj", "nsubj", "attr") and any(d.lower_ in ("no", "neither") for d in child.children)):
             return True
         if child.dep_ == "acomp" and child.lower_ in lexicon.NEGATORS:
             return True
+    if any(c.dep_ == "aux" and c.lower_ in lexicon.MODALS for c in verb.children):
+        return True  # "said the company would open an office in X": a plan or a condition, no fact
     head = verb.head
     return verb.dep_ in ("xcomp", "ccomp", "conj") and head is not verb and (
         negated(head) or (head.lemma_ in lexicon.HEDGES and verb.dep_ == "xcomp"))

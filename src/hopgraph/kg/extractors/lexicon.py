@@ -184,6 +184,9 @@ HEDGES = frozenset({"plan", "consider", "seek", "hope", "aim", "intend", "propos
                     "explore", "may", "might", "could", "would", "deny", "refuse", "decline", "fail", "expect",
                     "ask", "want", "try", "stop", "cease", "end"})
 
+# Modal auxiliaries that make a clause a possibility or a plan ("will" and a contract's "shall" state facts).
+MODALS = frozenset({"would", "might", "could", "may"})
+
 # Phrases the embedder compares an unmapped verb phrase with: (prototype, relation, subject is source).
 PROTOTYPES: tuple[tuple[str, str, bool], ...] = (
     ("supplies", "SUPPLIES", True), ("sells to", "SUPPLIES", True), ("delivers parts to", "SUPPLIES", True),

@@ -112,6 +112,8 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         for noun in [c for c in token.children if c.dep_ == "appos" and town is None] + described:
             if (kind := lexicon.describes(noun.lemma_.lower())) and noun.i not in found:
                 counter[kind] += 10  # an apposition says what it is: "X, a town in Y"
+        if _signed(token):
+            counter["ORG"] += 10  # "Dev Rao, Plant Head, Orrin Castings": the firm after a person's title
         if town is not None:
             counter["LOCATION"] += 2  # a town's state, whatever spaCy's label ("Tamil Nadu" PERSON)
             token = town  # and counts as the town does
@@ -140,6 +142,13 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
         if " " not in name and len(longer) == 1 and not kind and longer <= {"ORG", "PRODUCT", "COMPONENT"}:
             types[name] = longer.pop()
     return types
+
+
+def _signed(token: Any) -> bool:
+    """A name after a title that follows a person's name: "Dev Rao, Plant Head, Orrin Castings"."""
+    title = token.head
+    return token.dep_ in ("appos", "conj") and title.lower_ in lexicon.ROLE_HEADS and title.dep_ in (
+        "appos", "conj") and title.head.ent_type_ == "PERSON" and title.i < token.i
 
 
 _BASED = {"base", "locate", "headquarter", "situate"}
