@@ -160,7 +160,7 @@ def _site_verb(noun: Any) -> Any:
 
 def _role_of(chunk: ChunkReading, token: Any, person: Mention) -> None:
     """"Plant head Dev Rao", "Chairman A. Menon": a title before the name, its firm nearby."""
-    words = [t for t in token.lefts if t.dep_ == "compound" for t in t.subtree]
+    words = [t for t in token.lefts if t.dep_ in ("compound", "nmod") for t in t.subtree]  # "Founder and CEO X"
     if any(w.lower_ in lexicon.ROLE_HEADS for w in words) and (org := _default_org(chunk, token)) is not None:
         relate(chunk, person, "PART_OF", org, " ".join(w.lower_ for w in words if w.lower_ in lexicon.ROLE_WORDS))
 
