@@ -182,6 +182,11 @@ def test_denied_facts_are_not_extracted(case: str, text: str) -> None:
     assert not [r for r in relations if r.relation in ("SUPPLIES", "RELATED_TO")], (case, relations)
 
 
+def test_a_list_of_places_is_no_town_and_state() -> None:
+    assert not [r for r in facts("Orrin Castings exports its drums to India, Indonesia and Mexico.").relations
+                if r.relation == "LOCATED_IN"]
+
+
 def test_a_modal_sets_no_site() -> None:
     assert not facts("Kelso Seals said it would open a sales office in Nashik in 2026.").relations
 

@@ -180,7 +180,9 @@ def phrase(verb: Any, slots: dict[str, list[Any]]) -> str:
 def comma_only(token: Any) -> bool:
     """"Nagpur, Maharashtra" parsed as a conjunct: a comma and no "and" between."""
     between = token.doc[token.head.i + 1 : token.i]
-    return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between)
+    listed = any(c.dep_ == "cc" for c in token.children) and any(  # "India, Indonesia and Mexico": a list
+        c.dep_ == "conj" and c.ent_type_ and c.ent_type_ == token.ent_type_ == token.head.ent_type_ for c in token.children)
+    return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between) and not listed
 
 
 def town_of(state: Any) -> Any:
