@@ -176,8 +176,8 @@ def refer(chunk: ChunkReading, token: Any) -> Mention | None:
     if token.tag_ in ("WDT", "WP") and token.head.dep_ == "relcl":
         return refer(chunk, token.head.head)  # "which", "that", "who" in a relative clause
     definite = any(c.lower_ in ("the", "that", "this") for c in token.children if c.dep_ == "det")
-    plain = all(w.i == token.i or (w.pos_ == "ADJ" and w.text.islower()) for w in lex.span(token))
-    if definite and plain and (found := _description(chunk, token)) is not None:
+    plain = definite and all(w.i == token.i or (w.pos_ == "ADJ" and w.text.islower()) for w in lex.span(token))
+    if plain and (found := _description(chunk, token)) is not None:
         return found  # "the foundry", "the Group", "the whole operation"
     found = mention(chunk, token)
     if found is not None or token.pos_ not in ("NOUN", "PROPN"):
