@@ -65,7 +65,6 @@ def slots(verb: Any) -> dict[str, list[Any]]:
     """Tokens filling the verb's logical subject, direct object and prepositional slots."""
     slots: dict[str, list[Any]] = {}
     add = lambda slot, token: slots.setdefault(slot, []).extend(conjuncts(token))  # noqa: E731
-    add_all = lambda slot, tokens: [add(slot, t) for t in tokens]  # noqa: E731
     for child in verb.children:
         if child.dep_ in ("nsubj", "csubj") or (child.dep_ == "compound" and child.i < verb.i):
             add("subj", child)  # a name tagged as the verb's compound is its subject ("X designs and …")
@@ -84,8 +83,8 @@ def slots(verb: Any) -> dict[str, list[Any]]:
     relative = any(c.dep_ == "advmod" and c.lower_ in ("where", "when") for c in verb.children)
     if verb.dep_ == "relcl" and any(c.dep_ == "advmod" and c.lower_ == "where" for c in verb.children):
         add("in", verb.head)  # "Hosur, where it has operated since 2023": "where" is "in Hosur"
-    for obj in list(slots.get("dobj", ())):
-        add_all("consumer", _consumers(obj))
+    for taker in [t for obj in slots.get("dobj", ()) for t in _consumers(obj)]:
+        add("consumer", taker)
     if verb.dep_ == "relcl" and not relative and not ({"subj", "dobj"} <= set(slots)):
         add("dobj" if "subj" in slots else "subj", verb.head)  # "the other model it builds"
     if "subj" not in slots and verb.dep_ in ("xcomp", "conj", "advcl", "acl") and verb.head is not verb:
@@ -180,8 +179,9 @@ def phrase(verb: Any, slots: dict[str, list[Any]]) -> str:
 def comma_only(token: Any) -> bool:
     """"Nagpur, Maharashtra" parsed as a conjunct: a comma and no "and" between."""
     between = token.doc[token.head.i + 1 : token.i]
-    listed = any(c.dep_ == "cc" for c in token.children) and any(  # "India, Indonesia and Mexico": a list
-        c.dep_ == "conj" and c.ent_type_ and c.ent_type_ == token.ent_type_ == token.head.ent_type_ for c in token.children)
+    kind = token.ent_type_ if token.ent_type_ == token.head.ent_type_ else ""
+    listed = kind and any(c.dep_ == "cc" for c in token.children) and any(  # "India, Indonesia and Mexico"
+        c.dep_ == "conj" and c.ent_type_ == kind for c in token.children)
     return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between) and not listed
 
 

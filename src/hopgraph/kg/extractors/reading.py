@@ -224,7 +224,8 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     if word in lexicon.FIRST_PERSON:  # the writer's company; inside a quotation, the speaker's: unknown
         if _quoted(chunk, token):
             return None
-        first = next(t for t in chunk.doc if t.lower_ in lexicon.FIRST_PERSON and not _quoted(chunk, t))
+        first = next((t for t in chunk.doc if t.lower_ in lexicon.FIRST_PERSON and t.tag_ in ("PRP", "PRP$")
+                      and not _quoted(chunk, t)), token)
         writer = _pronoun(chunk, first) if first.i != token.i else None
         # one writer to a text: "our subsidiary X … supplied to us by Y" is the same "we" as before X
         return writer or next((m for m in reversed(earlier) if m.type == "ORG"), None)
