@@ -125,6 +125,39 @@ STATED = [
      "based in Bengaluru.",
      {("Ferrox Alloys", "LOCATED_IN", "Hosur"), ("Ferrox Alloys", "SUPPLIES", "Plushon Seating Systems"),
       ("Plushon Seating Systems", "LOCATED_IN", "Bengaluru")}),
+    ("the subject of a relative clause on the goods takes them",
+     "Orrin Castings supplies the steel strip from which Velora Brakes stamps its backing plates.",
+     {("Orrin Castings", "SUPPLIES", "Velora Brakes")}),
+    ("goods supplied 'for' a customer's products",
+     "Since 2021 Orrin Castings has supplied the rear seats for Velora Motors' hatchbacks.",
+     {("Orrin Castings", "SUPPLIES", "Velora Motors")}),
+    ("a passive whose agent's legal suffix ends the sentence",
+     "The machined drum is supplied to Velora Brakes by Orrin Castings Ltd. Batch records were complete.",
+     {("Orrin Castings Ltd", "SUPPLIES", "Velora Brakes")}),
+    ("a defined term after a company's town and state",
+     "This agreement is made between Velora Motors Pvt Ltd of Nashik, Maharashtra (the Buyer) and Orrin Castings "
+     "Pvt Ltd (the Seller). The Seller shall supply the Buyer with machined drums.",
+     {("Orrin Castings Pvt Ltd", "SUPPLIES", "Velora Motors Pvt Ltd"), ("Nashik", "LOCATED_IN", "Maharashtra")}),
+    ("a state after a town, hung on an earlier noun",
+     "Profits will fund the group's cable business, which remains in Nagpur, Maharashtra, where the group "
+     "was founded.",
+     {("Nagpur", "LOCATED_IN", "Maharashtra")}),
+    ("one writer behind 'we' and 'us' in a text",
+     "Prepared for the purchasing team of Velora Brakes. The drum is bought from Orrin Castings, our subsidiary. "
+     "Orrin changed its tooling in May. Piston seals are supplied to us by Tamsin Rubber, a compounder.",
+     {("Velora Brakes", "OWNS", "Orrin Castings"), ("Tamsin Rubber", "SUPPLIES", "Velora Brakes")}),
+    ("a definite description with a plain adjective",
+     "Orrin Castings employs 300 people, and the whole operation remains in Nashik.",
+     {("Orrin Castings", "LOCATED_IN", "Nashik")}),
+    ("a signature line: name, title, firm",
+     "Audit lead: Dev Rao, Plant Head, Orrin Castings.",
+     {("Dev Rao", "PART_OF", "Orrin Castings")}),
+    ("coordinated titles before a person's name",
+     "Orrin Castings moved to Nashik. Founder and chief executive Mira Kapoor said the move had been planned.",
+     {("Mira Kapoor", "PART_OF", "Orrin Castings")}),
+    ("'where' in a relative clause on a place",
+     "Orrin Castings moved its plant to a site in Nashik, where it has operated since May 2022.",
+     {("Orrin Castings", "LOCATED_IN", "Nashik")}),
 ]
 
 
@@ -139,6 +172,7 @@ DENIED = [
     ("no longer", "Orrin Castings Pvt Ltd no longer supplies Velora Brakes Ltd."),
     ("a plan is no fact", "Velora Brakes Ltd plans to buy castings from Orrin Castings Pvt Ltd."),
     ("unrelated look-alike", "Orrin Castings Pvt Ltd is unrelated to Orrin Forge Ltd."),
+    ("a modal is a plan", "Its chief executive said Velora Brakes Ltd would buy castings from Orrin Castings Pvt Ltd."),
 ]
 
 
@@ -146,6 +180,15 @@ DENIED = [
 def test_denied_facts_are_not_extracted(case: str, text: str) -> None:
     relations = facts(text).relations
     assert not [r for r in relations if r.relation in ("SUPPLIES", "RELATED_TO")], (case, relations)
+
+
+def test_a_list_of_places_is_no_town_and_state() -> None:
+    assert not [r for r in facts("Orrin Castings exports its drums to India, Indonesia and Mexico.").relations
+                if r.relation == "LOCATED_IN"]
+
+
+def test_a_modal_sets_no_site() -> None:
+    assert not facts("Kelso Seals said it would open a sales office in Nashik in 2026.").relations
 
 
 def test_an_unmapped_verb_stays_related_to_with_its_phrase() -> None:
@@ -186,6 +229,15 @@ def test_past_perfect_ends_at_the_last_date_named_before() -> None:
             "Tamsin Holdings Ltd had owned Orrin Castings Pvt Ltd since 2009.")
     [owned] = [r for r in facts(text).relations if r.source == "Tamsin Holdings Ltd"]
     assert (owned.relation, owned.date, owned.until) == ("OWNS", "2009-01-01", "2024-07-01")
+
+
+def test_an_object_pronoun_in_a_coordinated_clause_takes_the_first_clause_object() -> None:
+    text = ("Tamsin Group agreed to sell Orrin Works to Kelso Holdings. The sale closed on 1 May 2023. From that "
+            "date Kelso Holdings owns the works outright, and Tamsin Group will no longer hold any shares in it. "
+            "Tamsin Group has owned the works since 2011.")
+    [owned] = [r for r in facts(text).relations if r.source == "Tamsin Group"]
+    assert (owned.relation, owned.target, owned.date, owned.until) == ("OWNS", "Orrin Works", "2011-01-01",
+                                                                        "2023-05-01")
 
 
 @pytest.mark.parametrize(("text", "end", "iso"), [

@@ -27,17 +27,21 @@ _MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", 
 _DATE = re.compile(r"(?:(\d{1,2})\s+)?(?:([A-Za-z]+)\s+)?((?:19|20)\d\d)\b")
 START, END = {"since", "from", "effective", "starting", "in"}, {"until", "till", "through"}
 _HEADER = re.compile(r"^[A-Z][\w ]{0,20}:\s")
+# A legal suffix's period that also ends its sentence ("… by Orrin Castings Ltd. Coil records …"):
+# spaCy keeps "Ltd." whole and hangs it on the verb as the full stop, losing the name.
+_SUFFIX_STOP = re.compile(r"\b(Ltd|Inc|Corp|Co|Pvt|Plc|LLC)\.(?=\s+(?!(?:Ltd|Limited|Inc|Corp|Co|Pvt|Plc|LLC)\b)[A-Z])")
 
 
 def prepare(text: str) -> str:
     """Markdown headings out (title case parses badly); a header line ("From: …") or a paragraph's
-    last line ends its sentence; hard-wrapped lines are joined."""
+    last line ends its sentence; hard-wrapped lines are joined; a legal suffix ending a sentence
+    gives its period to the sentence."""
     paragraphs = []
     for block in re.split(r"\n\s*\n", text):
         lines = [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
         lines = [ln + "." if _HEADER.match(ln) and ln[-1] not in ".!?" else ln for ln in lines]
         if lines:
-            paragraph = " ".join(lines)
+            paragraph = _SUFFIX_STOP.sub(r"\1 .", " ".join(lines))
             paragraphs.append(paragraph if paragraph[-1] in ".!?\"”)" else paragraph + ".")
     return "\n\n".join(paragraphs)
 
@@ -77,6 +81,10 @@ def slots(verb: Any) -> dict[str, list[Any]]:
             if prep.lower_ not in verb_preps or not any(t.ent_type_ == "DATE" for t in prep.subtree):
                 _prep_slots(prep, add)
     relative = any(c.dep_ == "advmod" and c.lower_ in ("where", "when") for c in verb.children)
+    if verb.dep_ == "relcl" and any(c.dep_ == "advmod" and c.lower_ == "where" for c in verb.children):
+        add("in", verb.head)  # "Hosur, where it has operated since 2023": "where" is "in Hosur"
+    for taker in [t for obj in slots.get("dobj", ()) for t in _consumers(obj)]:
+        add("consumer", taker)
     if verb.dep_ == "relcl" and not relative and not ({"subj", "dobj"} <= set(slots)):
         add("dobj" if "subj" in slots else "subj", verb.head)  # "the other model it builds"
     if "subj" not in slots and verb.dep_ in ("xcomp", "conj", "advcl", "acl") and verb.head is not verb:
@@ -102,19 +110,32 @@ def _prep_slots(prep: Any, add: Callable[[str, Any], None]) -> None:
             _prep_slots(child, add)
 
 
+def _consumers(goods: Any) -> list[Any]:
+    """"supplies the strip from which Y stamps plates", "sells the resin that Y moulds": the subject
+    of a relative clause on the goods (not the relative pronoun itself) is who takes them."""
+    found = []
+    for clause in (c for c in goods.children if c.dep_ == "relcl"):
+        subjects = [c for c in clause.children if c.dep_ in ("nsubj", "compound") and c.i < clause.i]
+        found += [s for s in subjects if s.tag_ not in ("WDT", "WP") and s.lower_ not in ("which", "that", "who")]
+    return found
+
+
 def conjuncts(token: Any) -> list[Any]:
     """The token and what it is coordinated with: "from Foundry F and Foundry H"."""
     return [token] + [t for c in token.children if c.dep_ == "conj" for t in conjuncts(c)]
 
 
 def negated(verb: Any) -> bool:
-    """"does not supply", "no longer supplies", "never owned", "shares no owners", "plans to buy"."""
+    """"does not supply", "no longer supplies", "never owned", "shares no owners", "plans to buy",
+    "would open"."""
     for child in verb.children:
         if child.dep_ == "neg" or child.lower_ in ("never", "longer") or (
                 child.dep_ in ("dobj", "nsubj", "attr") and any(d.lower_ in ("no", "neither") for d in child.children)):
             return True
         if child.dep_ == "acomp" and child.lower_ in lexicon.NEGATORS:
             return True
+    if any(c.dep_ == "aux" and c.lower_ in lexicon.MODALS for c in verb.children):
+        return True  # "said the company would open an office in X": a plan or a condition, no fact
     head = verb.head
     return verb.dep_ in ("xcomp", "ccomp", "conj") and head is not verb and (
         negated(head) or (head.lemma_ in lexicon.HEDGES and verb.dep_ == "xcomp"))
@@ -152,13 +173,29 @@ def dates(slots: dict[str, list[Any]]) -> tuple[str | None, str | None]:
 def phrase(verb: Any, slots: dict[str, list[Any]]) -> str:
     """"buy casting from": the verb, a generic object's head and the first preposition."""
     words = [verb.lemma_.lower()] + [t.lemma_.lower() for t in slots.get("dobj", ())[:1] if t.pos_ == "NOUN"]
-    return " ".join(words + [s for s in slots if s not in ("subj", "dobj")][:1])
+    return " ".join(words + [s for s in slots if s not in ("subj", "dobj", "consumer")][:1])
 
 
 def comma_only(token: Any) -> bool:
     """"Nagpur, Maharashtra" parsed as a conjunct: a comma and no "and" between."""
     between = token.doc[token.head.i + 1 : token.i]
-    return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between)
+    kind = token.ent_type_ if token.ent_type_ == token.head.ent_type_ else ""
+    listed = kind and any(c.dep_ == "cc" for c in token.children) and any(  # "India, Indonesia and Mexico"
+        c.dep_ == "conj" and c.ent_type_ == kind for c in token.children)
+    return any(t.text == "," for t in between) and not any(t.dep_ == "cc" for t in between) and not listed
+
+
+def town_of(state: Any) -> Any:
+    """The town a name after "in Town," or "X Ltd of Town," names the state of: "in Salem, Tamil Nadu"
+    parsed as a conjunct of the town, or hung as an apposition on a noun before it ("the business,
+    which remains in Salem, Tamil Nadu"). None when it is no such name."""
+    if state.dep_ == "conj" and comma_only(state) and state.head.dep_ == "pobj":
+        return state.head
+    before = state.doc[state.left_edge.i - 2] if state.left_edge.i >= 2 else None
+    if state.dep_ == "appos" and before is not None and state.doc[before.i + 1].text == "," and (
+            before.dep_ == "pobj" and before.pos_ == "PROPN" and before.head.lower_ in ("in", "of", "at")):
+        return before
+    return None
 
 
 def in_vocabulary(relation: RawRelation, vocabulary: Vocabulary) -> RawRelation:
@@ -232,6 +269,8 @@ def span(token: Any) -> list[Any]:
 def is_proper(token: Any) -> bool:
     if token.lower_ in lexicon.ROLE_WORDS or lexicon.describes(token.lower_):
         return False  # "Chief Executive Officer", "SUV" are capitalised, yet no names
+    if token.pos_ == "NOUN" and token.dep_ == "compound" and token.head.pos_ == "VERB" and token.text[:1].isupper():
+        return True  # "from which Halvor stamps plates": a verb's subject misread as the verb's compound noun
     return (token.pos_ == "PROPN" and token.text[:1].isupper()) or bool(CODE.match(token.text))
 
 

@@ -34,10 +34,13 @@ def _rules(verbs: str, *rules: Rule) -> dict[str, tuple[Rule, ...]]:
 # A supplier: the subject supplies the direct object (a customer or named goods), the "to" object, and
 # named goods it supplies "with". A seller sells goods "to" a customer; a company sold "to" a buyer
 # is owned by that buyer.
+# "for Y" and "for Y's cars" name the customer too, and so does the subject of a relative clause on
+# the goods ("the strip from which Y stamps plates": the "consumer" slot, grammar.slots).
+_TAKERS = (Rule("subj", "for", "SUPPLIES", _ORG), Rule("subj", "consumer", "SUPPLIES", _ORG))
 _SUPPLY = (Rule("subj", "dobj", "SUPPLIES", _CUSTOMER), Rule("subj", "to", "SUPPLIES", _CUSTOMER),
-           Rule("subj", "with", "SUPPLIES", _GOODS))
+           Rule("subj", "with", "SUPPLIES", _GOODS), *_TAKERS)
 _SELL = (Rule("subj", "dobj", "SUPPLIES", _GOODS), Rule("subj", "to", "SUPPLIES", _CUSTOMER, _ORG),
-         Rule("to", "dobj", "OWNS", _ORG))
+         Rule("to", "dobj", "OWNS", _ORG), *_TAKERS)
 # A buyer: whoever it buys "from" supplies it; buying a company is owning it.
 _BUY = (Rule("from", "subj", "SUPPLIES"), Rule("subj", "dobj", "OWNS", _ORG))
 # A maker of a named product or component supplies it ("made by" in the supplier convention).
@@ -49,6 +52,7 @@ _OWN = (Rule("subj", "dobj", "OWNS", _ORG), Rule("subj", "in", "OWNS", _ORG))  #
 _USE = (Rule("subj", "dobj", "USES", _GOODS), Rule("dobj", "subj", "SUPPLIES", _ORG))
 _PLACED = (Rule("dobj", "in", "LOCATED_IN", _PLACE), Rule("dobj", "at", "LOCATED_IN", _PLACE),
            Rule("subj", "in", "LOCATED_IN", _PLACE))
+_STAYS = (Rule("subj", "in", "LOCATED_IN", _PLACE), Rule("subj", "to", "LOCATED_IN", _PLACE))
 _LEAD = (Rule("subj", "dobj", "PART_OF", _ORG),)
 _CAUSED = (Rule("dobj", "subj", "CAUSED_BY", _CAUSE),)
 
@@ -68,9 +72,9 @@ VERB_RULES: dict[str, tuple[Rule, ...]] = {
              Rule("subj", "dobj", "USES", _GOODS)),
     **_rules("rely depend", Rule("subj", "on", "USES", _GOODS), Rule("on", "subj", "SUPPLIES", _ORG)),
     **_rules("locate base headquarter situate site house", *_PLACED),
-    **_rules("remain sit stand lie operate move relocate shift open", Rule("subj", "in", "LOCATED_IN", _PLACE),
-             Rule("subj", "to", "LOCATED_IN", _PLACE)),
-    **_rules("operate", Rule("subj", "from", "LOCATED_IN", _PLACE)),  # "operates from X" (moving from X: no)
+    **_rules("remain sit stand lie move relocate shift open", *_STAYS),
+    # "operates from X" (moving from X: no); one entry, as a later key would replace the earlier
+    **_rules("operate", *_STAYS, Rule("subj", "from", "LOCATED_IN", _PLACE)),
     **_rules("be", Rule("subj", "in", "LOCATED_IN", _PLACE), Rule("subj", "at", "LOCATED_IN", _PLACE)),
     **_rules("report answer", Rule("subj", "to", "REPORTS_TO", frozenset({"PERSON"}))),
     **_rules("work serve", Rule("subj", "for", "PART_OF", _ORG), Rule("subj", "at", "PART_OF", _ORG),
@@ -166,7 +170,7 @@ CONCEPT_HINTS = frozenset({"certification", "certificate", "standard", "accredit
 ORG_DESCRIPTIONS = frozenset({"company", "firm", "group", "business", "supplier", "maker", "manufacturer",
                               "producer", "foundry", "plant", "site", "factory", "holding", "corporation",
                               "concern", "enterprise", "organisation", "organization", "seller", "buyer",
-                              "purchaser", "vendor", "customer", "carmaker", "automaker", "works"})
+                              "purchaser", "vendor", "customer", "carmaker", "automaker", "works", "operation"})
 PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 THING_PRONOUNS = frozenset({"it", "its", "itself"})
 # "we", "our", "us": the writer's own company (a memo, a statement in quotes).
@@ -179,6 +183,9 @@ NEGATORS = frozenset({"not", "n't", "never", "no", "neither", "nor", "without", 
 HEDGES = frozenset({"plan", "consider", "seek", "hope", "aim", "intend", "propose", "negotiate", "discuss",
                     "explore", "may", "might", "could", "would", "deny", "refuse", "decline", "fail", "expect",
                     "ask", "want", "try", "stop", "cease", "end"})
+
+# Modal auxiliaries that make a clause a possibility or a plan ("will" and a contract's "shall" state facts).
+MODALS = frozenset({"would", "might", "could", "may"})
 
 # Phrases the embedder compares an unmapped verb phrase with: (prototype, relation, subject is source).
 PROTOTYPES: tuple[tuple[str, str, bool], ...] = (

@@ -19,7 +19,7 @@ def noun_facts(chunk: ChunkReading, token: Any) -> None:
     """Facts a noun phrase states without a verb of its own."""
     here = mention(chunk, token)
     if token.dep_ == "appos" or (token.dep_ == "conj" and lex.comma_only(token)):
-        holder = refer(chunk, token.head)
+        holder = refer(chunk, lex.town_of(token) or token.head)  # "in Salem, Tamil Nadu": the town's
         if here is not None and here.type == "PERSON" and token.head.lower_ in lexicon.ROLE_HEADS:
             describe(chunk, here, token.head, None)  # "its managing director, Mira Kapoor"
         elif here is not None and token.head.lemma_.lower() in _TRADE_ROLES:
@@ -160,7 +160,7 @@ def _site_verb(noun: Any) -> Any:
 
 def _role_of(chunk: ChunkReading, token: Any, person: Mention) -> None:
     """"Plant head Dev Rao", "Chairman A. Menon": a title before the name, its firm nearby."""
-    words = [t for t in token.lefts if t.dep_ == "compound" for t in t.subtree]
+    words = [t for t in token.lefts if t.dep_ in ("compound", "nmod") for t in t.subtree]  # "Founder and CEO X"
     if any(w.lower_ in lexicon.ROLE_HEADS for w in words) and (org := _default_org(chunk, token)) is not None:
         relate(chunk, person, "PART_OF", org, " ".join(w.lower_ for w in words if w.lower_ in lexicon.ROLE_WORDS))
 

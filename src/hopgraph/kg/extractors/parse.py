@@ -38,7 +38,7 @@ from hopgraph.kg.extractors.reading import (
 from hopgraph.kg.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, Vocabulary
 from hopgraph.records.knowledge import ChunkFacts
 
-EXTRACTOR = "parse-2"  # bump when the rules change: stored facts of an older version are redone
+EXTRACTOR = "parse-3"  # bump when the rules change: stored facts of an older version are redone
 DEFAULT_VOCABULARY = Vocabulary(DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS)
 # Verbs whose objects are speech or routine, not facts between two names.
 _QUIET_VERBS = {"say", "tell", "announce", "confirm", "add", "note", "stress", "ask", "expect", "estimate",

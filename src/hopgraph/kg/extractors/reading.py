@@ -104,12 +104,19 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
     for i, named in found.items():
         token, counter = chunk.doc[i], votes.setdefault(named.name, Counter())
         counter[named.type] += 1 if lex.type_of(lex.span(token), token) == named.type else 10  # "the Rivo SUV"
-        described = [token.head] if token.dep_ == "appos" else []
+        # "X Ltd of Pune, Maharashtra (the Buyer)": the state of a town; the term is the company's
+        town = lex.town_of(token)
+        described = [token.head] if token.dep_ == "appos" and town is None else []
         if token.dep_ == "nsubj" and token.head.lemma_ == "be":  # "The Titan 7 is a … truck"
             described += [c for c in token.head.children if c.dep_ == "attr"]
-        for noun in [c for c in token.children if c.dep_ == "appos"] + described:
+        for noun in [c for c in token.children if c.dep_ == "appos" and town is None] + described:
             if (kind := lexicon.describes(noun.lemma_.lower())) and noun.i not in found:
                 counter[kind] += 10  # an apposition says what it is: "X, a town in Y"
+        if _signed(token):
+            counter["ORG"] += 10  # "Dev Rao, Plant Head, Orrin Castings": the firm after a person's title
+        if town is not None:
+            counter["LOCATION"] += 2  # a town's state, whatever spaCy's label ("Tamil Nadu" PERSON)
+            token = town  # and counts as the town does
         of_company = token.head.lower_ == "of" and types_hint(chunk.doc[token.head.head.i]) == "ORG"
         if token.dep_ == "pobj" and (token.head.lower_ in ("in", "near") or of_company):
             counter["LOCATION"] += 1  # "in X", "X Ltd of Y"
@@ -137,6 +144,13 @@ def vote_types(chunk: ChunkReading) -> dict[str, str]:
     return types
 
 
+def _signed(token: Any) -> bool:
+    """A name after a title that follows a person's name: "Dev Rao, Plant Head, Orrin Castings"."""
+    title = token.head
+    return token.dep_ in ("appos", "conj") and title.lower_ in lexicon.ROLE_HEADS and title.dep_ in (
+        "appos", "conj") and title.head.ent_type_ == "PERSON" and title.i < token.i
+
+
 _BASED = {"base", "locate", "headquarter", "situate"}
 # Nouns whose "in X" is a company, not a place: "a stake in X", "invested in X".
 _HOLDING_WORDS = {"stake", "share", "interest", "investment", "invest", "holding", "equity"}
@@ -162,13 +176,14 @@ def refer(chunk: ChunkReading, token: Any) -> Mention | None:
     if token.tag_ in ("WDT", "WP") and token.head.dep_ == "relcl":
         return refer(chunk, token.head.head)  # "which", "that", "who" in a relative clause
     definite = any(c.lower_ in ("the", "that", "this") for c in token.children if c.dep_ == "det")
-    if definite and len(lex.span(token)) == 1 and (found := _description(chunk, token)) is not None:
-        return found  # "the foundry", "the Group"
+    plain = definite and all(w.i == token.i or (w.pos_ == "ADJ" and w.text.islower()) for w in lex.span(token))
+    if plain and (found := _description(chunk, token)) is not None:
+        return found  # "the foundry", "the Group", "the whole operation"
     found = mention(chunk, token)
     if found is not None or token.pos_ not in ("NOUN", "PROPN"):
         return found
     for child in token.children:
-        if child.dep_ == "appos" and (found := mention(chunk, child)) is not None and (
+        if child.dep_ == "appos" and lex.town_of(child) is None and (found := mention(chunk, child)) is not None and (
                 found.type != "LOCATION" or lexicon.describes(token.lemma_.lower()) == "LOCATION"):
             return found  # "the managing director, Mira Kapoor"
     if token.lower_ in lexicon.ROLE_HEADS:
@@ -207,16 +222,36 @@ def _pronoun(chunk: ChunkReading, token: Any) -> Mention | None:
     if word in lexicon.PERSON_PRONOUNS:
         return next((m for m in reversed(earlier) if m.type == "PERSON"), None)
     if word in lexicon.FIRST_PERSON:  # the writer's company; inside a quotation, the speaker's: unknown
-        quoted = sum(t.text in "\"“”" for t in chunk.doc[: token.i]) % 2 == 1
-        return None if quoted else next((m for m in reversed(earlier) if m.type == "ORG"), None)
+        if _quoted(chunk, token):
+            return None
+        first = next((t for t in chunk.doc if t.lower_ in lexicon.FIRST_PERSON and t.tag_ in ("PRP", "PRP$")
+                      and not _quoted(chunk, t)), token)
+        writer = _pronoun(chunk, first) if first.i != token.i else None
+        # one writer to a text: "our subsidiary X … supplied to us by Y" is the same "we" as before X
+        return writer or next((m for m in reversed(earlier) if m.type == "ORG"), None)
     if word not in lexicon.THING_PRONOUNS:
         return None
     if word == "its" and token.head.lower_ in lexicon.FACILITY_NOUNS | lexicon.ROLE_WORDS | lexicon.CUSTOMER_NOUNS:
         # a plant, a director, a customer belong to a firm (or to a name not known to be anything else)
         companies = [m for m in before if m.type in ("ORG", "")] or [m for m in earlier if m.type == "ORG"]
         return companies[-1] if companies else None
+    if (parallel := _parallel_object(chunk, token, verb)) is not None:
+        return parallel
     things = [m for m in before or earlier if m.type not in ("PERSON", "LOCATION")]
     return things[-1] if things else None
+
+
+def _parallel_object(chunk: ChunkReading, token: Any, verb: Any) -> Mention | None:
+    """"Y will own the foundry, and X will no longer hold shares in it": an object pronoun in the second
+    of two coordinated clauses takes the first clause's object, not the nearest subject."""
+    if verb is None or verb.dep_ != "conj" or token.dep_ in ("nsubj", "nsubjpass", "poss"):
+        return None
+    objects = [m for c in verb.head.children if c.dep_ == "dobj" and (m := refer(chunk, c)) is not None]
+    return next((m for m in objects if m.type not in ("PERSON", "LOCATION")), None)
+
+
+def _quoted(chunk: ChunkReading, token: Any) -> bool:
+    return sum(t.text in "\"“”" for t in chunk.doc[: token.i]) % 2 == 1
 
 
 def _mentions_before(chunk: ChunkReading, token: Any) -> list[Mention]:
@@ -242,7 +277,7 @@ def defined_terms(chunk: ChunkReading) -> None:
     for token in chunk.doc:
         opened = token.i > 1 and "(" in (chunk.doc[token.i - 1].text, chunk.doc[token.i - 2].text,
                                          chunk.doc[max(token.i - 3, 0)].text)
-        if token.dep_ == "appos" and opened and (holder := mention(chunk, token.head)) is not None:
+        if token.dep_ == "appos" and opened and (holder := mention(chunk, _term_holder(chunk, token.head))) is not None:
             if token.text.isupper() and len(token.text) >= 2 and chunk.owns(token):
                 add_entity(chunk, Mention(f"{holder.name} ({token.text})", holder.type, holder.head))
             elif (token.text[:1].isupper() and mention(chunk, token) is None) or chunk.doc[token.i - 1].text in "\"“":
@@ -255,6 +290,18 @@ def defined_terms(chunk: ChunkReading) -> None:
             holder = refer(chunk, holder_token) if holder_token is not None else None
             for alias in named if holder is not None and chunk.owns(token) else []:
                 add_entity(chunk, Mention(f"{holder.name} ({alias.name})", holder.type or alias.type, holder.head))
+
+
+def _term_holder(chunk: ChunkReading, token: Any) -> Any:
+    """`X Ltd of Pune, Maharashtra (the "Buyer")`: the term hangs on the place that ends the company's
+    name, yet defines the company."""
+    place = token
+    while place.dep_ in ("conj", "appos") and place.head.i != place.i and lex.comma_only(place):
+        place = place.head
+    if place.dep_ == "pobj" and place.head.lower_ == "of" and (company := mention(chunk, place.head.head)) and (
+            company.type == "ORG"):
+        return place.head.head
+    return token
 
 
 def objects(chunk: ChunkReading, prep: Any) -> list[Mention]:
