@@ -9,15 +9,16 @@ below exactly the data it needs.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
-from hopgraph.communities.labels import label_reports
 from hopgraph.communities.leiden import build_communities
-from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports, representative_chunks
+from hopgraph.communities.refresh import refresh_reports
+from hopgraph.communities.reports import ReportRun, representative_chunks
 from hopgraph.config import Settings, load_settings
 from hopgraph.errors import HopgraphError
+from hopgraph.ingest import sync
 from hopgraph.ingest.pipeline import IndexReport, index_documents, read_paths
 from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
@@ -35,7 +36,7 @@ from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_loc
 from hopgraph.query.paths import Follow, answer_paths, find_paths
 from hopgraph.query.themes import ChunksOf
 from hopgraph.records.answers import Answer, Spend
-from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
+from hopgraph.records.communities import CommunityTree
 from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
@@ -126,19 +127,32 @@ class HopGraph:
 
     # --- indexing ----------------------------------------------------------------------------------
 
-    def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None) -> IndexReport:
+    def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None,
+              follow_links: bool = False) -> IndexReport:
+        """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
+        deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
+        them: an InputError), as are a folder's links to files outside it unless `follow_links`."""
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
-        read = read_paths(paths, self.quiet)  # unreadable files are skipped; all of them: an InputError
+        read = read_paths(paths, self.quiet, follow_links)
         if gazetteer:
             kg_build.save_gazetteer(self.store, gazetteer)
-        return self.index_documents(read.documents, gazetteer, skipped=read.skipped)
+        sources = {d.source for d in read.documents}
+        stored = {d.source for d in self.store.active_documents().values()}
+        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.skipped)
+        return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
+
+    def remove(self, targets: Sequence[str]) -> IndexReport:
+        """Withdraw documents by id, file or folder: their chunks, vectors' uses, keyword entries,
+        links, and the facts only they stated (the graph is rebuilt from what remains)."""
+        return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
-                        replace_sources: bool = True, skipped: Sequence[Skip] = ()) -> IndexReport:
+                        replace_sources: bool | Collection[str] = True, skipped: Sequence[Skip] = (),
+                        withdraw: Collection[int] = ()) -> IndexReport:
         # The gazetteer given once with `index --names` stays in force for every later run.
         gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, skipped)
+                                 replace_sources, skipped, withdraw)
         if report.changed or report.links or report.names:
             self._search_index = None
         # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
@@ -208,21 +222,9 @@ class HopGraph:
         """A report per community: by the LLM when one is configured (or `use_llm`), else extractive,
         with its labels. Reports are stored by content hash; only communities that changed are
         written (and labelled) again."""
-        tree, graph = self.communities(), self.knowledge_graph
         writer = self.llm() if (self.has_llm if use_llm is None else use_llm) else None
-        stored = self.store.stored_reports(writer.model if writer else EXTRACTIVE)
-        if writer is not None:
-            run = llm_reports(graph, tree, writer, self.chunk_texts, self.settings.report_tokens, stored,
-                              progress)  # type: ignore[arg-type]
-        elif all(c.hash in stored for c in tree.communities):
-            # Extractive ratings are relative to a level's largest community: all or none are reused.
-            run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
-        else:
-            run, stored = ReportRun(extractive_reports(graph, tree, self.chunk_texts)), {}
-        # Labels are computed once, for every report that has none (new, or stored before labels).
-        labelled = {id(r) for r in label_reports(run.reports, graph, tree, self.chunk_texts)}
-        self.store.save_reports([r for r in run.reports if r.hash not in stored or id(r) in labelled])
-        return run
+        return refresh_reports(self.store, self.knowledge_graph, self.communities(), writer, self.chunk_texts,
+                               self.settings.report_tokens, progress)
 
     # --- questions ---------------------------------------------------------------------------------
 
@@ -392,9 +394,4 @@ class HopGraph:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-
-def _at(report: CommunityReport, community_id: int, level: int) -> CommunityReport:
-    """A stored report placed at the community that has its content now (ids change per build)."""
-    report.community_id, report.level = community_id, level
-    return report
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_kit import fails
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
@@ -69,6 +70,18 @@ def test_index_reports_what_it_added_then_that_nothing_changed(store: Path, work
     again = invoke("index", str(workdir / "tiny.json"), "--store", str(store), "--quiet")
     assert "0 added" in again.stdout and f"{len(TINY_CORPUS)} unchanged" in again.stdout
     assert "0 chunks embedded" in again.stdout
+
+
+def test_remove_withdraws_a_file_and_names_what_it_cannot_find(workdir: Path, monkeypatch, capsys):
+    corpus = workdir / "two.json"
+    corpus.write_text(json.dumps([{"title": "Alpha", "text": "Alpha mentions Beta."},
+                                  {"title": "Beta", "text": "Beta is a letter."}]), encoding="utf-8")
+    db = str(workdir / "rm.db")
+    invoke("index", str(corpus), "--store", db, "--quiet")
+    out = fails(monkeypatch, capsys, "remove", str(workdir / "missing.json"), "--store", db)
+    assert "missing.json: no indexed document has this id, file or folder" in out
+    result = invoke("remove", str(corpus), "--store", db, "--quiet")
+    assert ": 2 documents withdrawn; 0 names, 0 links in " in result.stdout
 
 
 def test_index_summary_counts_the_added_documents(workdir: Path):

@@ -21,11 +21,14 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
           names_from: NamesFromOpt = None,
+          follow_links: Annotated[bool, typer.Option("--follow-links", help="Index a folder's links to files "
+                                                     "outside it too.")] = False,
           quiet: QuietOpt = False) -> None:
-    """Add or refresh documents; unchanged content does no work. A file that cannot be read is
-    skipped with a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
+    """Add or refresh documents; unchanged content does no work. A folder is the truth: its files
+    deleted or renamed since the last run are withdrawn. A file that cannot be read is skipped with
+    a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
     with open_hopgraph(store, quiet, create=True, names_from=names_from) as hg:
-        report = hg.index(paths, names)
+        report = hg.index(paths, names, follow_links)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)
         skipped = f"{len(report.skipped)} file{'' if len(report.skipped) == 1 else 's'} skipped"
@@ -36,6 +39,16 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
                    f"in {report.seconds['total']:.1f} s")
         if report.names_from:
             typer.echo(describe_names(report))
+
+
+def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, files or folders.")],
+           store: StoreOpt = None, quiet: QuietOpt = False) -> None:
+    """Withdraw documents: their chunks, keyword entries and links, and the relations only they
+    stated. A target that names no indexed document is an error, and nothing is withdrawn."""
+    with open_hopgraph(store, quiet) as hg:
+        report = hg.remove(targets)
+        typer.echo(f"{hg.store.location}: {report.withdrawn} documents withdrawn; {report.names} names, "
+                   f"{report.links} links in {report.seconds['total']:.1f} s")
 
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
@@ -106,5 +119,6 @@ def _split(methods: str | None) -> list[str]:
 
 def register(app: typer.Typer) -> None:
     app.command()(index)
+    app.command()(remove)
     app.command()(ask)
     app.command("eval")(eval_)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
+from hopgraph.ingest import sync
 from hopgraph.ingest.chunking import chunk_document, iter_chunks
 from hopgraph.ingest.embedding import embed_missing
 from hopgraph.ingest.readers import expand_paths, read_documents
@@ -93,24 +94,44 @@ class ReadResult:
 SKIPS_NAMED = 5  # reasons named in the one-line error when every file was skipped
 
 
-def read_paths(paths: Sequence[str | Path], quiet: bool = True) -> ReadResult:
+def read_paths(paths: Sequence[str | Path], quiet: bool = True, follow_links: bool = False) -> ReadResult:
     """Step 1: every document in the given files and folders.
 
     A file that cannot be read (empty, encrypted, broken, not UTF-8, no text layer, …) is skipped
     with its reason and the others are read; nothing is written for it, and what an earlier run
-    indexed from it stays. A missing path or an unsupported file named directly is a usage error;
-    so is a run where every file was skipped: there is nothing to index."""
-    files = expand_paths(paths)
-    docs: list[Document] = []
+    indexed from it stays. So is a folder's link to a file outside it, unless `follow_links`. A
+    missing path or an unsupported file named directly is a usage error; so is a run where every
+    file was skipped: there is nothing to index."""
+    files: list[Path] = []
     skipped: list[Skip] = []
+    for path in paths:
+        found = expand_paths([path])
+        if Path(path).is_dir() and not follow_links:
+            found, links = sync.outside_links(found, Path(path))
+            skipped += links
+        files += found
+    files = _once_each(files)
+    links_skipped = len(skipped)
+    docs: list[Document] = []
     for path in bar_over(files, "reading", quiet):
         try:
             docs.extend(_by_absolute_path(read_documents(path), path))
         except UnreadableFile as err:
             skipped.append(Skip(err.path, err.reason))
-    if files and len(skipped) == len(files):
+    if skipped and len(skipped) == len(files) + links_skipped:  # every file named was skipped
         raise InputError(_nothing_readable(skipped))
     return ReadResult(docs, skipped)
+
+
+def _once_each(files: list[Path]) -> list[Path]:
+    """The files in order, a file named twice (a link beside what it links to) only the first time."""
+    seen: set[Path] = set()
+    kept = []
+    for path in files:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            kept.append(path)
+    return kept
 
 
 def _by_absolute_path(docs: list[Document], path: Path) -> list[Document]:
@@ -130,12 +151,13 @@ def _nothing_readable(skipped: list[Skip]) -> str:
 
 def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
                 replace_sources: bool | Collection[str] = True,
-                skipped: Sequence[Skip] = ()) -> tuple[DocumentChange, IndexReport]:
+                skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> tuple[DocumentChange, IndexReport]:
     """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
 
     `replace_sources`: True withdraws the documents of every source read here that are gone from it;
     a collection of sources does that for exactly those (even if none of their documents remain).
-    A skipped file is no source read here: its documents stay as an earlier run indexed them."""
+    A skipped file is no source read here: its documents stay as an earlier run indexed them.
+    `withdraw`: document ids withdrawn as well (`hopgraph remove`)."""
     report = IndexReport(documents=len(docs), skipped=list(skipped))
     change = DocumentChange()
     active = store.active_documents()
@@ -162,7 +184,8 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
         sources = {d.source for d in docs} if replace_sources is True else set(replace_sources)
         change.withdrawn = [stored.id for key, stored in active.items()
                             if _same_file(key[0], sources) and key not in present]
-        report.withdrawn = len(change.withdrawn)
+    change.withdrawn += [doc_id for doc_id in withdraw if doc_id not in set(change.withdrawn)]
+    report.withdrawn = len(change.withdrawn)
     return change, report
 
 
@@ -211,7 +234,7 @@ def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
                     replace_sources: bool | Collection[str] = True,
-                    skipped: Sequence[Skip] = ()) -> IndexReport:
+                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
     report). Unchanged content with unchanged settings writes nothing.
 
@@ -219,7 +242,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     chunk, plus the titles that are names, decided per document."""
     names_from = naming.check_source(settings.names_from)
     started = time.perf_counter()
-    change, report = plan_change(store, docs, settings, replace_sources, skipped)
+    change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw)
     signature = graph_signature(settings, gazetteer)
     meta = store.meta()
     new_embedder = meta.get("embedder") not in (None, embedder.name)

@@ -10,7 +10,7 @@ import pytest
 from testkit import SUPPLIERS, BagOfWordsEmbedder
 
 import hopgraph.communities.labels
-import hopgraph.engine
+from hopgraph.communities import refresh
 from hopgraph.communities.leiden import is_connected
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
@@ -49,7 +49,7 @@ def test_extractive_reports_are_stored_and_reused(suppliers: HopGraph, monkeypat
     assert len(first.reports) == len(tree) and not first.failed
     chunk_ids = {int(c) for c in suppliers.search_index.table.ids}
     assert all(c in chunk_ids for r in first.reports for c in r.citations)
-    monkeypatch.setattr(hopgraph.engine, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
+    monkeypatch.setattr(refresh, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
     again = suppliers.reports(use_llm=False)
     assert [r.title for r in again.reports] == [r.title for r in first.reports]
 
@@ -70,7 +70,7 @@ def test_reports_stored_before_labels_existed_are_labelled_once(suppliers: HopGr
     with suppliers.store._transaction():  # as a 0.4 store holds them: payloads without "labels"
         suppliers.store._db.execute("UPDATE community_reports SET payload = json_remove(payload, '$.labels')")
     assert all(r.labels is None for r in suppliers.store.stored_reports("extractive").values())
-    monkeypatch.setattr(hopgraph.engine, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
+    monkeypatch.setattr(refresh, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
     assert [r.labels for r in suppliers.reports(use_llm=False).reports] == labels
     assert all(r.labels for r in suppliers.store.stored_reports("extractive").values())
 
