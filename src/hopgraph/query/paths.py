@@ -14,6 +14,7 @@ from hopgraph.kg.resolution import normalise
 from hopgraph.llm import LLMClient
 from hopgraph.query.answer import AnswerText, ChunkTexts, chain_text, extractive_from_paths, llm_answer
 from hopgraph.query.local import GraphView, question_entities
+from hopgraph.records.dates import check_date
 from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
 
 
@@ -117,6 +118,11 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
         raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
     if max_hops < 1 or max_paths < 1:
         raise InputError("max hops and max paths must be at least 1")
+    if as_of is not None:
+        try:
+            check_date(as_of)
+        except ValueError as err:
+            raise InputError(f"--as-of: {err}") from None
     start = find_entity(graph, to)
     senses = resolve_follow(graph, follow)
     wanted = end_type.upper() if end_type else None

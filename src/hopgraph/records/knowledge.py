@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
+from hopgraph.records.dates import within
+
 
 @dataclass(frozen=True)
 class RawEntity:
@@ -60,7 +62,7 @@ class Source:
     extractor: str = ""  # who read it there ("llm:<model>", "parse-1", "triples:…"; "a+b" when several did)
 
     def holds_on(self, day: str) -> bool:
-        return (self.date is None or self.date <= day) and (self.until is None or day <= self.until)
+        return within(day, self.date, self.until)
 
 
 @dataclass
@@ -71,7 +73,7 @@ class Relation:
     target: int  # entity id
     description: str = ""
     sources: list[Source] = field(default_factory=list)
-    valid_from: str | None = None  # ISO dates, compared as strings ("2024" < "2024-03" < "2024-03-01")
+    valid_from: str | None = None  # ISO dates to a year, month or day, compared as spans (records/dates.py)
     valid_until: str | None = None
 
     def holds_on(self, day: str | None) -> bool:
@@ -81,8 +83,7 @@ class Relation:
             return True
         dated = [s for s in self.sources if s.date or s.until]  # an undated statement tells no time
         if not dated:
-            return (self.valid_from is None or self.valid_from <= day) and (
-                self.valid_until is None or day <= self.valid_until)
+            return within(day, self.valid_from, self.valid_until)
         return any(source.holds_on(day) for source in dated)
 
     @property

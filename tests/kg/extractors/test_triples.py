@@ -83,12 +83,19 @@ def test_dates_parse_as_a_start_or_an_interval(tmp_path, date, since, until):
     assert (triple.date, triple.until) == (since, until)
 
 
-@pytest.mark.parametrize("bad", ["March 2020", "2020-3", "20", "2020-03-01/soon", "2020--01"])
+@pytest.mark.parametrize("bad", ["March 2020", "2020-3", "20", "2020-03-01/soon", "2020--01", "2025-13-45",
+                                 "2025-02-30", "2025-06-30/2024-01-01", "2020/2021/2022"])
 def test_a_bad_date_is_a_counted_skip_not_an_error(tmp_path, bad):
     parsed = read_triples(write(tmp_path, HEADER + "A,SUPPLIES,B,doc,,,\n" + f"C,SUPPLIES,D,doc,{bad},,\n"))
     assert len(parsed.triples) == 1
     assert len(parsed.skipped) == 1
     assert parsed.skipped[0].startswith("line 3: date") and repr(bad) in parsed.skipped[0]
+
+
+def test_a_relation_with_no_letter_is_a_counted_skip_not_the_empty_relation(tmp_path):
+    parsed = read_triples(write(tmp_path, HEADER + "A,SUPPLIES,B,doc,,,\n" + "C,!!!,D,doc,,,\n"))
+    assert [t.relation for t in parsed.triples] == ["SUPPLIES"]
+    assert parsed.skipped == ["line 3: relation '!!!' has no letter or digit"]
 
 
 def test_the_line_number_of_a_skipped_row_is_its_line_in_the_file(tmp_path):

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hopgraph.errors import InputError
+from hopgraph.records.dates import check_interval
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
 
 REQUIRED = ("subject", "relation", "object", "source")
 OPTIONAL = ("date", "subject_type", "object_type")
-# `date` is "FROM", or "FROM/UNTIL" for a fact that has ended (either side may be empty: "/2022").
-_INTERVAL = re.compile(r"^(\d{4}(?:-\d{2}(?:-\d{2})?)?)?(?:/(\d{4}(?:-\d{2}(?:-\d{2})?)?)?)?$")
 
 
 @dataclass(frozen=True)
@@ -63,19 +62,36 @@ def read_triples(path: Path) -> TripleFile:
     for line, row in rows:
         values = {k.strip(): (v or "").strip() for k, v in row.items() if k}
         empty = [column for column in REQUIRED if not values.get(column)]
-        interval = _INTERVAL.match(values.get("date", ""))
         if empty:
             result.skipped.append(f"line {line}: empty {', '.join(empty)}")
-        elif interval is None:
-            result.skipped.append(f"line {line}: date {values['date']!r} is not YYYY[-MM[-DD]] or FROM/UNTIL")
-        else:
-            result.triples.append(Triple(
-                values["subject"], normalise_relation(values["relation"]), values["object"], values["source"],
-                interval.group(1), values.get("subject_type", "").upper(), values.get("object_type", "").upper(),
-                interval.group(2)))
+            continue
+        try:
+            start, until = _interval(values.get("date", ""))
+        except ValueError as err:
+            result.skipped.append(f"line {line}: date {err}")
+            continue
+        relation = normalise_relation(values["relation"])
+        if not relation:
+            result.skipped.append(f"line {line}: relation {values['relation']!r} has no letter or digit")
+            continue
+        result.triples.append(Triple(values["subject"], relation, values["object"], values["source"], start,
+                                     values.get("subject_type", "").upper(), values.get("object_type", "").upper(),
+                                     until))
     if not result.triples:
         raise InputError(f"{path}: no usable triples ({len(result.skipped)} row(s) skipped)")
     return result
+
+
+def _interval(text: str) -> tuple[str | None, str | None]:
+    """`date` is "FROM", or "FROM/UNTIL" for a fact that has ended (either side may be empty:
+    "/2022"); each a calendar date, the start not after the end (records/dates.py)."""
+    if text.count("/") > 1:
+        raise ValueError(f"{text!r} is not FROM or FROM/UNTIL")
+    start, _, until = text.partition("/")
+    try:
+        return check_interval(start or None, until or None)
+    except ValueError as err:
+        raise ValueError(f"{text!r}: {err}") from None
 
 
 def normalise_relation(relation: str) -> str:

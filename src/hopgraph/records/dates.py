@@ -1,0 +1,55 @@
+"""The dates facts carry: ISO calendar dates to a year, a month or a day ("2024", "2024-03",
+"2024-03-01"), checked against the calendar, and compared as the spans they name — "until 2024"
+runs to the end of 2024, so it holds on 2024-03-01 (as strings, "2024-03-01" > "2024" said no).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+
+_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+
+
+def check_date(text: str) -> str:
+    """`text` if it is a date of the calendar to a year, month or day; else ValueError saying why."""
+    match = _DATE.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a date (YYYY, YYYY-MM or YYYY-MM-DD)")
+    year, month, day = (int(part) if part else None for part in match.groups())
+    if month is not None and not 1 <= month <= 12:
+        raise ValueError(f"{text!r} has no month {month}")
+    if day is not None and month is not None and not 1 <= day <= calendar.monthrange(year, month)[1]:  # type: ignore[arg-type]
+        raise ValueError(f"{text!r} is not a day of the calendar")
+    return text
+
+
+def span(text: str) -> tuple[date, date] | None:
+    """The first and last day a date names ("2024" → 2024-01-01, 2024-12-31); None for what is not
+    a calendar date (a stored date an extractor wrote unchecked says no time)."""
+    try:
+        check_date(text)
+    except ValueError:
+        return None
+    year, month, day = (int(p) if p else None for p in _DATE.match(text).groups())  # type: ignore[union-attr]
+    first = date(year, month or 1, day or 1)  # type: ignore[arg-type]
+    last_month = month or 12
+    return first, date(year, last_month, day or calendar.monthrange(year, last_month)[1])  # type: ignore[arg-type]
+
+
+def check_interval(start: str | None, until: str | None) -> tuple[str | None, str | None]:
+    """Both ends checked, and the start not after the end (ValueError saying which)."""
+    start, until = (check_date(start) if start else None), (check_date(until) if until else None)
+    if start and until and span(start)[0] > span(until)[1]:  # type: ignore[index]
+        raise ValueError(f"{start}/{until} ends before it starts")
+    return start, until
+
+
+def within(day: str, start: str | None, until: str | None) -> bool:
+    """Whether the date `day` can fall inside [start, until]; an open end, or one that is no
+    calendar date, is unbounded. `day` is checked by the caller (`check_date`)."""
+    when, first, last = span(day), span(start) if start else None, span(until) if until else None
+    if when is None:
+        return True
+    return (first is None or first[0] <= when[1]) and (last is None or when[0] <= last[1])
