@@ -94,3 +94,12 @@ def test_a_context_over_budget_keeps_the_best_hits_whole_and_cuts_none_mid_sente
     user = request["body"]["messages"][1]["content"]
     assert all(hit.text in user for hit in hits[: len(given)])  # whole chunks, none cut
     assert asked.text == "(the model gave an empty answer)" and asked.citations == []
+
+
+def test_with_an_llm_a_refusal_is_shown_as_one_and_cites_nothing(tmp_path, server, fake):
+    fake.responder = lambda request: chat(json.dumps({"answer": "The chunks do not say where she is based.",
+                                                      "citations": given_chunks(request)[:1]}))
+    with llm_facade(tmp_path, server[1]) as hg:
+        asked = hg.ask(BSG, mode="search")
+    assert asked.text == '(the model found no answer in the hits): "The chunks do not say where she is based."'
+    assert asked.citations == [] and asked.sources == {}
