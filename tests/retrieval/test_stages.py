@@ -159,6 +159,16 @@ def test_names_in_question_needs_word_boundaries(tiny_graph):
     assert stages.names_in_question(tiny_graph.search_index, "Are there Big Stone Gaps in Stone Ages?") == []
 
 
+def test_a_name_written_only_as_part_of_a_quoted_title_is_no_name_of_the_question(tiny_graph):
+    index = tiny_graph.search_index
+    village = [(row_of(index, "Greenwich Village"), "greenwich village")]
+    # "The Young and the Restless" does not name Young, New South Wales: the quoted title is one name.
+    assert stages.names_in_question(index, 'Who sang "Greenwich Village Blues" in 1962?') == []
+    assert stages.names_in_question(index, "Who sang \u201cGreenwich Village Blues\u201d in 1962?") == []
+    assert folded(stages.names_in_question(index, 'Who lived in " Greenwich Village " then?')) == village  # whole
+    assert folded(stages.names_in_question(index, 'Is "Greenwich Village Blues" set in Greenwich Village?')) == village
+
+
 def test_names_in_question_is_empty_for_a_question_without_names(tiny_graph):
     assert stages.names_in_question(tiny_graph.search_index, "who directed the film?") == []
 

@@ -11,6 +11,10 @@ stage the places left take turns, walk first: the walk's best, then the ranker's
 there the walk's best and the ranker's next are each right where the other is wrong, and giving
 every place to the walk let `auto` lose to `hybrid+names+links` on 2Wiki (untitled table in
 docs/BENCHMARKS.md); alone, the walk must find the second hop itself and keeps every place.
+One exception to the turns: a bridge — a chunk joined to two seeds through two names (the film
+that mentions both the actress the question names and the franchise the ranker found) — takes
+the place even when it is the ranker's turn. Two seeds agreeing on a chunk is the evidence
+a multi-hop question asks for; one more ranker hit is not stronger than that.
 
 Two defaults, one per role (measured in docs/BENCHMARKS.md, "PPR and the router"):
 - after the links stage (`hybrid+names+links+ppr`, what `auto` runs) the forward links are already
@@ -93,7 +97,8 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         combined[list(taken)] = 0.0
         best = int(stages.top_rows(combined + 1e-12 * _unit(scores), 1)[0]) if n else -1
         row = next((r for r in fill if r not in taken), None)
-        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None):
+        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None
+                                                        or _is_bridge(graph, best, columns, active)):
             take(best, "ppr", _via(index, graph, mass, columns, weight, active, best), float(combined[best]))
             usage.placed += 1
             walk_turn = not after_links
@@ -106,6 +111,23 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         usage.ranker_fill += 1
     usage.seeds = int(active.sum())
     return usage
+
+
+def _is_bridge(graph: MentionGraph, row: int, columns: list[int], active: np.ndarray) -> bool:
+    """Is the row joined to two seeds through two names (it mentions the actress and the franchise,
+    or two films mention it)? One name joining it to two seeds — the director's own paragraph
+    and a film that mentions him — makes it only one more mention of that name."""
+    seeds = {columns[i] for i in np.flatnonzero(active)}
+    t, n = graph.transition, graph.n_chunks
+    nodes = t.indices[t.indptr[row]:t.indptr[row + 1]]
+    names, reached = 0, set()
+    for node in nodes[nodes >= n]:
+        neighbours = t.indices[t.indptr[node]:t.indptr[node + 1]]
+        joined = {int(r) for r in neighbours[neighbours < n]} & seeds
+        if joined:
+            names += 1
+            reached |= joined
+    return names >= 2 and len(reached) >= 2
 
 
 def _unit(scores: np.ndarray) -> np.ndarray:

@@ -77,9 +77,11 @@ def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = fr
 
 def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]]:
     """(row, surface) for every chunk most about a name the question mentions: exactly (any case;
-    one word only capitalised), then the names it writes in part (retrieval/partial_names.py)."""
+    one word only capitalised; not only as a word of a quoted title), then the names it writes in
+    part (retrieval/partial_names.py)."""
     found = []
     matched = []
+    quoted = _quoted_spans(question)
     for surface_index in index.question_names.find(question):
         folded = index.question_names.surfaces[surface_index]
         surface = index.display_names.get(folded, folded)
@@ -87,11 +89,35 @@ def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]
             continue
         if " " not in surface and not _capitalised_in(surface, question):
             continue  # one word counts capitalised ("Young", not "a young actor"); longer names in any case
+        if quoted and _only_inside_quotes(surface, question, quoted):
+            continue  # "Young" in "The Young and the Restless" is a word of that title, not the town
         matched.append(surface)
         found.extend((row, surface) for row in index.rows_named.get(folded, []))
     partial = index.partial_names.find(question, matched)
     found.extend((row, index.display_names.get(folded, folded)) for row, folded in partial)
     return found
+
+
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
+
+
+def _quoted_spans(question: str) -> list[tuple[int, int]]:
+    """(start, end) of each quoted text, its inner spaces trimmed: `" A Perfect Murder"` is one title."""
+    spans = []
+    for match in _QUOTED.finditer(question):
+        group = 1 if match.group(1) is not None else 2
+        start, end = match.span(group)
+        inner = match.group(group)
+        spans.append((start + len(inner) - len(inner.lstrip()), end - len(inner) + len(inner.rstrip())))
+    return spans
+
+
+def _only_inside_quotes(surface: str, question: str, quoted: list[tuple[int, int]]) -> bool:
+    """Does the question write the name only as a part of quoted titles (never alone, never as a
+    whole quoted title)? A quoted title is one name: the names of its words are not the question's."""
+    places = [m.span() for m in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", question, re.I)]
+    return bool(places) and all(any(start <= a and b <= end and (a, b) != (start, end) for start, end in quoted)
+                                for a, b in places)
 
 
 def _capitalised_in(word: str, question: str) -> bool:
