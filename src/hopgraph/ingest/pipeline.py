@@ -125,13 +125,10 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True, follow_links: bo
 
 def _once_each(files: list[Path]) -> list[Path]:
     """The files in order, a file named twice (a link beside what it links to) only the first time."""
-    seen: set[Path] = set()
-    kept = []
+    first: dict[Path, Path] = {}
     for path in files:
-        if path.resolve() not in seen:
-            seen.add(path.resolve())
-            kept.append(path)
-    return kept
+        first.setdefault(path.resolve(), path)
+    return list(first.values())
 
 
 def _by_absolute_path(docs: list[Document], path: Path) -> list[Document]:
@@ -184,7 +181,8 @@ def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
         sources = {d.source for d in docs} if replace_sources is True else set(replace_sources)
         change.withdrawn = [stored.id for key, stored in active.items()
                             if _same_file(key[0], sources) and key not in present]
-    change.withdrawn += [doc_id for doc_id in withdraw if doc_id not in set(change.withdrawn)]
+    planned = set(change.withdrawn)
+    change.withdrawn += [doc_id for doc_id in dict.fromkeys(withdraw) if doc_id not in planned]
     report.withdrawn = len(change.withdrawn)
     return change, report
 

@@ -117,17 +117,14 @@ def _is_bridge(graph: MentionGraph, row: int, columns: list[int], active: np.nda
     """Is the row joined to two seeds through two names (it mentions the actress and the franchise,
     or two films mention it)? One name joining it to two seeds — the director's own paragraph
     and a film that mentions him — makes it only one more mention of that name."""
-    seeds = {columns[i] for i in np.flatnonzero(active)}
     t, n = graph.transition, graph.n_chunks
     nodes = t.indices[t.indptr[row]:t.indptr[row + 1]]
-    names, reached = 0, set()
-    for node in nodes[nodes >= n]:
-        neighbours = t.indices[t.indptr[node]:t.indptr[node + 1]]
-        joined = {int(r) for r in neighbours[neighbours < n]} & seeds
-        if joined:
-            names += 1
-            reached |= joined
-    return names >= 2 and len(reached) >= 2
+    names = nodes[nodes >= n]
+    seeds = np.asarray(columns)[active]
+    if len(names) < 2 or len(seeds) < 2:
+        return False
+    joined = t[names][:, seeds]  # the row's names × the seeds: which seeds each name reaches
+    return int(np.count_nonzero(np.diff(joined.indptr))) >= 2 and len(np.unique(joined.indices)) >= 2
 
 
 def _unit(scores: np.ndarray) -> np.ndarray:
