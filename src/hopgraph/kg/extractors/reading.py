@@ -46,6 +46,8 @@ class ChunkReading:
     # every name of the parsed text with its head, once types and terms are known (None: not yet):
     # "the nearest name before" is asked for each pronoun, and the text around a chunk is long
     named: list[Mention] | None = None
+    # per token, whether it stands inside a quotation (None: not counted yet); asked per pronoun
+    quoted: list[bool] | None = None
 
     def owns(self, token: Any) -> bool:
         """The token is the chunk's own, not its context: only those state facts."""
@@ -251,7 +253,14 @@ def _parallel_object(chunk: ChunkReading, token: Any, verb: Any) -> Mention | No
 
 
 def _quoted(chunk: ChunkReading, token: Any) -> bool:
-    return sum(t.text in "\"“”" for t in chunk.doc[: token.i]) % 2 == 1
+    """An odd number of quotation marks before the token: counted once per chunk, not per pronoun."""
+    if chunk.quoted is None:
+        marks = 0
+        chunk.quoted = []
+        for t in chunk.doc:
+            chunk.quoted.append(marks % 2 == 1)
+            marks += t.text in "\"“”"
+    return chunk.quoted[token.i]
 
 
 def _mentions_before(chunk: ChunkReading, token: Any) -> list[Mention]:
