@@ -117,17 +117,3 @@ class Transaction:
             self._db.execute("COMMIT" if kind is None else "ROLLBACK")
         finally:
             self._lease.release()
-
-
-class Tables:
-    """The base of the store's table mixins: its connection, location and write transaction."""
-
-    _db: sqlite3.Connection
-    _path: str
-
-    @property
-    def location(self) -> str:
-        return self._path
-
-    def _transaction(self) -> Transaction:
-        return Transaction(self._db, self._path)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from hopgraph.llm.cache import LLMCache, ReplayLLMCache
-from hopgraph.store.sqlite.communities import CommunityTables
-from hopgraph.store.sqlite.connection import MEMORY, connect
-from hopgraph.store.sqlite.documents import DocumentTables
-from hopgraph.store.sqlite.knowledge import KnowledgeTables
+from hopgraph.store.sql.communities import CommunityTables
+from hopgraph.store.sql.documents import DocumentTables
+from hopgraph.store.sql.knowledge import KnowledgeTables
+from hopgraph.store.sql.tables import batches
+from hopgraph.store.sqlite.connection import MEMORY, Transaction, connect
 from hopgraph.store.sqlite.replies import SQLiteLLMCache
 
 LOCK_TIMEOUT = 30.0  # seconds a writer waits for another writer before naming it and giving up
@@ -22,6 +27,25 @@ class SQLiteStore(DocumentTables, KnowledgeTables, CommunityTables):
         self._path = path
         self._lock_timeout = lock_timeout
         self._db = connect(path, create, lock_timeout)
+
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db, self._path)
+
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        """Vectors are float32 BLOBs."""
+        found: dict[str, np.ndarray] = {}
+        for part, marks in batches(list(dict.fromkeys(text_hashes))):
+            for text_hash, blob in self._db.execute(
+                    f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                    [model, *part]):
+                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors (text_hash, model, vector) VALUES (?, ?, ?)",
+                [(h, model, v.astype(np.float32).tobytes()) for h, v in vectors.items()])
 
     def reply_cache(self) -> LLMCache:
         """The `llm_cache` table on a connection of its own, so a paid reply is committed at once,

@@ -1,4 +1,4 @@
-"""The community half of the SQLite store: the community tree and the reports written about it."""
+"""The community tables, shared by the SQL backends: the community tree and the reports written about it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree, Finding
-from hopgraph.store.sqlite.connection import Tables
+from hopgraph.store.sql.tables import Tables
 
 
 class CommunityTables(Tables):
@@ -40,7 +40,8 @@ class CommunityTables(Tables):
     def save_reports(self, reports: Sequence[CommunityReport]) -> None:
         with self._transaction():
             self._db.executemany(
-                "INSERT OR REPLACE INTO community_reports (hash, model, payload) VALUES (?, ?, ?)",
+                "INSERT INTO community_reports (hash, model, payload) VALUES (?, ?, ?) "
+                "ON CONFLICT (hash, model) DO UPDATE SET payload = excluded.payload",
                 [(r.hash, r.model, json.dumps(asdict(r))) for r in reports])
 
     def stored_reports(self, model: str) -> dict[str, CommunityReport]:

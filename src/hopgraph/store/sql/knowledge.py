@@ -1,4 +1,4 @@
-"""The knowledge-graph half of the SQLite store: raw facts, entities, relations, merge reviews."""
+"""The knowledge-graph tables, shared by the SQL backends: raw facts, entities, relations, merge reviews."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from hopgraph.records.knowledge import (
     Relation,
     Source,
 )
-from hopgraph.store.sqlite.connection import Tables
+from hopgraph.store.sql.tables import Tables
 
 
 class KnowledgeTables(Tables):
@@ -29,7 +29,8 @@ class KnowledgeTables(Tables):
         """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
         with self._transaction():
             self._db.executemany(
-                "INSERT OR REPLACE INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
+                "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?) "
+                "ON CONFLICT (chunk_id, extractor) DO UPDATE SET payload = excluded.payload",
                 [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
             self._db.executemany("DELETE FROM extraction_failures WHERE chunk_id = ? AND extractor = ?",
                                  [(f.chunk_id, f.extractor) for f in facts])
@@ -61,7 +62,8 @@ class KnowledgeTables(Tables):
         at = utc_now()
         with self._transaction():
             self._db.executemany(
-                "INSERT OR REPLACE INTO extraction_failures (chunk_id, extractor, error, at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO extraction_failures (chunk_id, extractor, error, at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (chunk_id, extractor) DO UPDATE SET error = excluded.error, at = excluded.at",
                 [(f.chunk_id, extractor, f.error, at) for f in failures])
 
     def failures(self, extractor: str) -> list[ExtractionFailure]:
@@ -99,12 +101,12 @@ class KnowledgeTables(Tables):
                 [(r.id, r.source, r.relation, r.target, r.description, r.valid_from, r.valid_until)
                  for r in graph.relations])
             self._db.executemany(
-                "INSERT OR IGNORE INTO relation_sources (relation_id, chunk_id, doc_id, date, until, extractor) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO relation_sources (relation_id, chunk_id, doc_id, date, until, extractor) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(r.id, s.chunk_id, s.doc_id, s.date, s.until, s.extractor)
                  for r in graph.relations for s in r.sources])
             self._db.executemany(
-                "INSERT OR IGNORE INTO merge_reviews (a, b, type, score) VALUES (?, ?, ?, ?)",
+                "INSERT INTO merge_reviews (a, b, type, score) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(m.a, m.b, m.type, m.score) for m in reviews])
 
     def knowledge_graph(self) -> KnowledgeGraph:

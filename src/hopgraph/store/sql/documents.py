@@ -1,4 +1,7 @@
-"""The document half of the SQLite store: documents, chunks, vectors, names, mentions and links."""
+"""The document tables, shared by the SQL backends: documents, chunks, names, mentions, links, readings, meta.
+
+Vectors are the backend's own (a BLOB in SQLite, pgvector's type in PostgreSQL): `vector_matrix`
+reads them through the backend's `cached_vectors`."""
 
 from __future__ import annotations
 
@@ -10,7 +13,9 @@ from hopgraph.errors import HopgraphError
 from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, cite, utc_now
 from hopgraph.records.names import GraphRows, NameGraph, StoredAbout, StoredLink, StoredName
 from hopgraph.store.base import GraphBuilder
-from hopgraph.store.sqlite.connection import Tables
+from hopgraph.store.sql.tables import Tables, batches
+
+UPSERT_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
 class DocumentTables(Tables):
@@ -19,32 +24,13 @@ class DocumentTables(Tables):
             "SELECT id, source, title, content_hash, title_source FROM documents WHERE withdrawn_at IS NULL")
         return {(r[1], r[2]): StoredDocument(*r) for r in rows}
 
-    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        hashes = list(dict.fromkeys(text_hashes))
-        for start in range(0, len(hashes), 500):
-            part = hashes[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for text_hash, blob in self._db.execute(
-                f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
-                [model, *part],
-            ):
-                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
-        return found
-
-    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
-        with self._transaction():
-            self._db.executemany(
-                "INSERT OR REPLACE INTO vectors (text_hash, model, vector) VALUES (?, ?, ?)",
-                [(h, model, v.astype(np.float32).tobytes()) for h, v in vectors.items()])
-
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
               run: RunRecord) -> GraphRows:
         with self._transaction():
             self._apply_documents(change)
             graph = build_graph(self.chunk_table())
             self._replace_graph(graph)
-            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self._db.executemany(UPSERT_META, list(meta.items()))
             self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
                              (run.command, run.started_at, utc_now(), run.stats()))
         return graph
@@ -67,11 +53,12 @@ class DocumentTables(Tables):
             else:
                 doc_id = self._db.execute(
                     "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
-                    "VALUES (?, ?, ?, ?, ?)", (doc.source, doc.title, content_hash, stamp, doc.title_source)).lastrowid
+                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (doc.source, doc.title, content_hash, stamp, doc.title_source)).fetchone()[0]
             self._db.executemany(
                 "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                ((doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks))
+                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "abouts", "names"):
@@ -120,10 +107,7 @@ class DocumentTables(Tables):
 
     def cached_readings(self, text_hashes: Sequence[str], reader: str) -> dict[str, str]:
         found: dict[str, str] = {}
-        hashes = list(dict.fromkeys(text_hashes))
-        for start in range(0, len(hashes), 500):
-            part = hashes[start : start + 500]
-            marks = ",".join("?" * len(part))
+        for part, marks in batches(list(dict.fromkeys(text_hashes))):
             found.update(self._db.execute(
                 f"SELECT text_hash, payload FROM readings WHERE reader = ? AND text_hash IN ({marks})",
                 [reader, *part]).fetchall())
@@ -131,26 +115,22 @@ class DocumentTables(Tables):
 
     def save_readings(self, readings: dict[str, str], reader: str) -> None:
         with self._transaction():
-            self._db.executemany("INSERT OR REPLACE INTO readings (text_hash, reader, payload) VALUES (?, ?, ?)",
+            self._db.executemany("INSERT INTO readings (text_hash, reader, payload) VALUES (?, ?, ?) "
+                                 "ON CONFLICT (text_hash, reader) DO UPDATE SET payload = excluded.payload",
                                  [(h, reader, p) for h, p in readings.items()])
 
     def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
-        ids = sorted(set(chunk_ids))
         found: dict[int, str] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            found.update(self._db.execute(
-                f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part).fetchall())
+        for part, marks in batches(sorted({int(i) for i in chunk_ids})):
+            found.update(self._db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", part).fetchall())
         return found
 
     def chunk_citations(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
-        ids = sorted(set(chunk_ids))
         found: dict[int, str] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
+        for part, marks in batches(sorted({int(i) for i in chunk_ids})):
             rows = self._db.execute(
                 "SELECT c.id, d.title, d.source, d.title_source, c.ord, c.page FROM chunks c "
-                f"JOIN documents d ON d.id = c.doc_id WHERE c.id IN ({','.join('?' * len(part))})", part)
+                f"JOIN documents d ON d.id = c.doc_id WHERE c.id IN ({marks})", part)
             found.update({row[0]: cite(*row[1:]) for row in rows})
         return found
 
@@ -159,7 +139,7 @@ class DocumentTables(Tables):
 
     def set_meta(self, values: dict[str, str]) -> None:
         with self._transaction():
-            self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", values.items())
+            self._db.executemany(UPSERT_META, list(values.items()))
 
     def chunk_docs(self) -> dict[int, int]:
         return dict(self._db.execute("SELECT id, doc_id FROM chunks"))

@@ -1,0 +1,67 @@
+"""What the shared table code needs from a SQL backend: a database handle and a write transaction.
+
+The table mixins of store/sql/ are written once, in the SQL that SQLite (≥ 3.35) and PostgreSQL
+share: `?` placeholders, `INSERT … ON CONFLICT … DO UPDATE/NOTHING`, `RETURNING id`. A backend
+supplies the handle (`Database`: `execute` / `executemany` with `?` placeholders; PostgreSQL's
+translates them to `%s` once per statement), its write transaction, and the two things that really
+differ: how a vector is stored, and the reply cache's connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+import numpy as np
+
+BATCH = 500  # ids per `IN (…)` list: well under SQLite's 999 bound parameters
+
+
+class Cursor(Protocol):
+    rowcount: int
+    description: Any
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Any: ...
+
+
+class Database(Protocol):
+    """A connection as the table code uses it (sqlite3.Connection is one as it stands)."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> Cursor: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class Tables:
+    """The base of every table mixin: the connection, the location, the write transaction, and
+    the vector encoding of the backend."""
+
+    _db: Database
+    _path: str
+
+    @property
+    def location(self) -> str:
+        return self._path
+
+    def _transaction(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        raise NotImplementedError
+
+
+def batches(values: Sequence[Any]) -> Iterable[tuple[Sequence[Any], str]]:
+    """`values` in slices of BATCH, each with its `?, ?, …` marks."""
+    for start in range(0, len(values), BATCH):
+        part = values[start : start + BATCH]
+        yield part, ",".join("?" * len(part))
