@@ -1,7 +1,7 @@
 """Shared fixtures: the bag-of-words embedder, small ready-made stores, the fake LLM server.
 
 The helpers they use live in support/ (on the path, see pyproject.toml): testkit, fake_llm,
-scripted_chat, local_model."""
+scripted_chat, local_model, pgkit."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fake_llm import fake, make_client, server  # noqa: F401  (fixtures: a fake LLM server on 127.0.0.1)
+from pgkit import pg_server, pg_url  # noqa: F401  (fixtures: a real PostgreSQL server, a schema per test)
 from testkit import E2E_METHODS, E2E_RECORDS, TINY_CORPUS, BagOfWordsEmbedder
 
 from hopgraph.config import Settings

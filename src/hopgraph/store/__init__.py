@@ -4,12 +4,27 @@ from hopgraph.store.base import CommunityStore, DocumentStore, KnowledgeStore, R
 from hopgraph.store.sqlite import SQLiteStore
 from hopgraph.store.sqlite.store import LOCK_TIMEOUT
 
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(location: str) -> bool:
+    """A PostgreSQL URL rather than a file path."""
+    return location.startswith(URL_SCHEMES)
+
 
 def open_store(location: str, create: bool = True, lock_timeout: float = LOCK_TIMEOUT) -> Store:
-    """The embedded SQLite store at a file path (PostgreSQL will be chosen here by a postgresql:// URL).
+    """PostgreSQL + pgvector for a `postgresql://` URL (the `postgres` extra), else the embedded
+    SQLite store at a file path.
 
     `create=False`: the store must exist already (for commands that only read)."""
+    if is_url(location):
+        from hopgraph.store.postgres.connection import require_driver
+
+        require_driver()
+        from hopgraph.store.postgres.store import PostgresStore
+
+        return PostgresStore(location, create, lock_timeout)
     return SQLiteStore(location, create, lock_timeout)
 
 
-__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "Store", "open_store"]
+__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "Store", "is_url", "open_store"]

@@ -1,0 +1,196 @@
+"""Opening a PostgreSQL store safely, and the write transaction every change goes through.
+
+- An unreachable server fails within `CONNECT_TIMEOUT` seconds, naming the URL (password hidden).
+- pgvector must be there: a database without the `vector` extension (and a role that cannot create
+  it) gets a message naming it.
+- The tables live in the connection's current schema (`public`, or the first of `search_path`:
+  `?options=-csearch_path%3Dmyschema`). A schema holding another application's tables of the
+  same names is refused untouched; `hopgraph_schema` marks and versions a hopgraph store.
+- Writers queue: every write transaction first takes one advisory lock per store schema, so two
+  index runs against one database never interleave their writes; the one waiting gives up after
+  the lock timeout and names the process (pid, command) that holds it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from hopgraph.errors import HopgraphError, InputError
+
+try:
+    import psycopg
+    from pgvector.psycopg import register_vector
+except ImportError:  # the extra is not installed: open_store says which one to install
+    psycopg = None  # type: ignore[assignment]
+
+CONNECT_TIMEOUT = 5  # seconds; libpq's connect_timeout (whole seconds)
+SCHEMA_VERSION = 1
+FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
+
+
+def require_driver() -> None:
+    if psycopg is None:
+        raise InputError("a postgresql:// store needs the PostgreSQL driver: pip install 'hopgraph[postgres]'")
+
+
+def shown(url: str) -> str:
+    """The URL with its password replaced, for messages."""
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+class PgDatabase:
+    """A psycopg connection that takes the shared table code's `?` placeholders (store/sql/tables.py)."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self._translated: dict[str, str] = {}
+
+    def _sql(self, sql: str) -> str:
+        if sql not in self._translated:  # the table code writes no literal `?` or `%`
+            self._translated[sql] = sql.replace("%", "%%").replace("?", "%s")
+        return self._translated[sql]
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(self._sql(sql), parameters or None)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if rows:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(self._sql(sql), rows)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def open_connection(url: str) -> Any:
+    """An autocommit psycopg connection (transactions are explicit), vectors adapted to numpy."""
+    require_driver()
+    try:
+        connection = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                                     application_name=_command()[:63])
+    except psycopg.Error as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise HopgraphError(f"{shown(url)}: cannot reach PostgreSQL ({first})") from None
+    try:
+        _ensure_vector_extension(connection, url)
+        register_vector(connection)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def connect(url: str, create: bool, lock_timeout: float) -> PgDatabase:
+    """An open, checked store: its tables created (in one locked transaction) when `create`."""
+    db = PgDatabase(open_connection(url))
+    try:
+        version = _stored_version(db, url)
+        if version is None:
+            if not create:
+                raise HopgraphError(f"no hopgraph store at {shown(url)}: run `hopgraph index PATH... "
+                                    f"--store {shown(url)}` first")
+            with Transaction(db, url, lock_timeout):
+                if _stored_version(db, url) is None:  # another process may have made it meanwhile
+                    _create_tables(db)
+        elif version > SCHEMA_VERSION:
+            raise HopgraphError(f"{shown(url)}: written by a newer hopgraph (PostgreSQL schema version "
+                                f"{version}; this hopgraph reads up to {SCHEMA_VERSION}): upgrade hopgraph")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _ensure_vector_extension(connection: Any, url: str) -> None:
+    if connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
+        return
+    try:
+        connection.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    except psycopg.Error as err:
+        reason = str(err).strip().splitlines()[0]
+        raise HopgraphError(
+            f"{shown(url)}: the database has no pgvector extension (`vector`) and it could not be created "
+            f"({reason}); install pgvector on the server and run `CREATE EXTENSION vector;` in this "
+            f"database as its owner") from None
+
+
+def _stored_version(db: PgDatabase, url: str) -> int | None:
+    """The store's schema version; None for a schema with no hopgraph tables; an error for a schema
+    holding another application's tables of hopgraph's names."""
+    tables = {row[0] for row in db.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+    if "hopgraph_schema" in tables:
+        row = db.execute("SELECT version FROM hopgraph_schema").fetchone()
+        return int(row[0]) if row else 0
+    clash = sorted(tables & FIRST_TABLES)
+    if clash:
+        raise HopgraphError(f"{shown(url)}: not a hopgraph store (schema {_schema(db)} has tables "
+                            f"{', '.join(clash)} of another application); it was left untouched. Point "
+                            f"--store at another database or schema (?options=-csearch_path%3Dhopgraph)")
+    return None
+
+
+def _schema(db: PgDatabase) -> str:
+    return str(db.execute("SELECT current_schema()").fetchone()[0])
+
+
+def _create_tables(db: PgDatabase) -> None:
+    script = resources.files("hopgraph.store.postgres").joinpath("schema.sql").read_text("utf-8")
+    db.connection.execute(script)  # one simple-protocol script, inside the caller's transaction
+    db.execute("INSERT INTO hopgraph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+
+def _command() -> str:
+    """`pid 123 `hopgraph index docs/``: who this connection is, for a writer that waits on it."""
+    words = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv and sys.argv[0] else "python"
+    return f"pid {os.getpid()} `{words}`"
+
+
+class Transaction:
+    """BEGIN, the store's advisory writer lock, … COMMIT; ROLLBACK on any exception."""
+
+    def __init__(self, db: PgDatabase, url: str, lock_timeout: float) -> None:
+        self._db, self._url, self._lock_timeout = db, url, lock_timeout
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN")
+        try:
+            self._db.execute(f"SET LOCAL lock_timeout = '{int(self._lock_timeout * 1000)}ms'")
+            self._db.execute("SELECT pg_advisory_xact_lock(?)", (writer_lock_key(self._db),))
+        except psycopg.errors.LockNotAvailable:
+            self._db.execute("ROLLBACK")
+            raise HopgraphError(f"{shown(self._url)} is locked by {self._holder()}: another hopgraph command "
+                                f"is writing to it; wait for it to finish, then run this again") from None
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def __exit__(self, kind: object, error: object, tb: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def _holder(self) -> str:
+        """The application name each hopgraph connection gives itself carries its pid and command."""
+        row = self._db.execute(
+            "SELECT a.application_name, a.xact_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.objid = ? AND a.pid <> pg_backend_pid()",
+            (writer_lock_key(self._db),)).fetchone()
+        if not row:
+            return "another process"
+        return f"{row[0] or 'a client'} (since {row[1]:%Y-%m-%dT%H:%M:%S})"
+
+
+def writer_lock_key(db: PgDatabase) -> int:
+    """One advisory lock per store: the schema's name, hashed to a 32-bit key."""
+    return zlib.crc32(f"hopgraph:{_schema(db)}".encode())

@@ -1,0 +1,83 @@
+"""The shared store: PostgreSQL with pgvector; many processes, one database; every write one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from hopgraph.llm.cache import LLMCache
+from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg
+from hopgraph.store.sql.communities import CommunityTables
+from hopgraph.store.sql.documents import DocumentTables
+from hopgraph.store.sql.knowledge import KnowledgeTables
+from hopgraph.store.sql.replies import TableLLMCache
+from hopgraph.store.sql.tables import batches
+
+HNSW_M, HNSW_EF_CONSTRUCTION = 16, 64  # pgvector's defaults, written out because the bench reports them
+
+
+class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables):
+    """All four store protocols (store/base.py) in one PostgreSQL schema.
+
+    The table code is store/sql/'s, shared with SQLite; what is PostgreSQL's own is here: vectors as
+    pgvector values with one HNSW index per embedding model, and the reply cache's connection."""
+
+    def __init__(self, url: str, create: bool = True, lock_timeout: float = 30.0) -> None:
+        self._path = url
+        self._lock_timeout = lock_timeout
+        self._db: PgDatabase = connect(url, create, lock_timeout)
+        self._indexed_models: set[str] = set()
+
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db, self._path, self._lock_timeout)
+
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        for part, marks in batches(list(dict.fromkeys(text_hashes))):
+            for text_hash, vector in self._db.execute(
+                    f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                    [model, *part]):
+                found[text_hash] = as_array(vector)
+        return found
+
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
+        if not vectors:
+            return
+        with self._transaction():
+            self._db.executemany(
+                "INSERT INTO vectors (text_hash, model, vector) VALUES (?, ?, ?) "
+                "ON CONFLICT (text_hash, model) DO UPDATE SET vector = excluded.vector",
+                [(h, model, np.asarray(v, dtype=np.float32)) for h, v in vectors.items()])
+            self._ensure_vector_index(model, len(next(iter(vectors.values()))))
+
+    def _ensure_vector_index(self, model: str, dimensions: int) -> None:
+        """A partial HNSW index per model over `vector::vector(dim)` (cosine): the column holds
+        vectors of any model, and pgvector indexes only a fixed dimension."""
+        if model in self._indexed_models:
+            return
+        name = vector_index_name(model)
+        literal = psycopg.sql.Literal(model).as_string(self._db.connection)
+        self._db.connection.execute(
+            f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vector::vector({int(dimensions)})) "
+            f"vector_cosine_ops) WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION}) "
+            f"WHERE model = {literal}")
+        self._indexed_models.add(model)
+
+    def reply_cache(self) -> LLMCache:
+        """The `llm_cache` table on a connection of its own: each put commits at once."""
+        return TableLLMCache(PgDatabase(open_connection(self._path)), self._path, (psycopg.Error,))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def as_array(vector: object) -> np.ndarray:
+    """pgvector's Python type (`Vector`, or a numpy array in older releases) as float32."""
+    to_numpy = getattr(vector, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy else vector, dtype=np.float32)
+
+
+def vector_index_name(model: str) -> str:
+    return "vectors_hnsw_" + hashlib.sha1(model.encode()).hexdigest()[:12]
