@@ -1,1 +1,3 @@
-"""The shared PostgreSQL + pgvector backend of the store protocols (store/base.py): `pip install 'hopgraph[postgres]'`."""
+"""The shared PostgreSQL + pgvector backend of the store protocols (store/base.py).
+
+Installed by `pip install 'hopgraph[postgres]'`."""

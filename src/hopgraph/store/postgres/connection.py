@@ -32,6 +32,7 @@ except ImportError:  # the extra is not installed: open_store says which one to 
 
 CONNECT_TIMEOUT = 5  # seconds; libpq's connect_timeout (whole seconds)
 SCHEMA_VERSION = 1
+MIN_PGVECTOR = (0, 5)  # the first release with HNSW
 FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
 
 
@@ -114,16 +115,27 @@ def connect(url: str, create: bool, lock_timeout: float) -> PgDatabase:
 
 
 def _ensure_vector_extension(connection: Any, url: str) -> None:
-    if connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
-        return
-    try:
-        connection.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    except psycopg.Error as err:
-        reason = str(err).strip().splitlines()[0]
-        raise HopgraphError(
-            f"{shown(url)}: the database has no pgvector extension (`vector`) and it could not be created "
-            f"({reason}); install pgvector on the server and run `CREATE EXTENSION vector;` in this "
-            f"database as its owner") from None
+    """pgvector present (created in `public` if this role may), and its types on the search path:
+    a store's schema named alone in `search_path` must still see `vector`."""
+    found = ("SELECT n.nspname, e.extversion FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+             "WHERE e.extname = 'vector'")
+    row = connection.execute(found).fetchone()
+    if row is None:
+        try:
+            connection.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+        except psycopg.Error as err:
+            reason = str(err).strip().splitlines()[0]
+            raise HopgraphError(
+                f"{shown(url)}: the database has no pgvector extension (`vector`) and it could not be created "
+                f"({reason}); install pgvector on the server and run `CREATE EXTENSION vector;` in this "
+                f"database as its owner") from None
+        row = connection.execute(found).fetchone()
+    if tuple(int(p) for p in row[1].split(".")[:2]) < MIN_PGVECTOR:
+        raise HopgraphError(f"{shown(url)}: pgvector {row[1]} has no HNSW index; hopgraph needs pgvector "
+                            f"{'.'.join(map(str, MIN_PGVECTOR))} or newer (`ALTER EXTENSION vector UPDATE;`)")
+    if not connection.execute("SELECT %s = ANY(current_schemas(false))", (row[0],)).fetchone()[0]:
+        connection.execute("SELECT set_config('search_path', current_setting('search_path') || ', ' || "
+                           "quote_ident(%s), false)", (row[0],))
 
 
 def _stored_version(db: PgDatabase, url: str) -> int | None:

@@ -1,10 +1,8 @@
-"""The knowledge tables of the SQLite store: facts, failures, the graph, merge reviews, and cascades."""
+"""The knowledge tables of every backend: facts, failures, the graph, merge reviews, and cascades."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from testkit import BagOfWordsEmbedder
@@ -24,7 +22,7 @@ from hopgraph.records.knowledge import (
     RawEntity,
     RawRelation,
 )
-from hopgraph.store.sqlite import SQLiteStore
+from hopgraph.store import Store
 
 DOCS = [Document("Doc A", "Anvaya Foundry supplies Corvane Brake Systems.", "kg"),
         Document("Doc B", "Corvane Brake Systems supplies Zephyra Motors since 2022.", "kg"),
@@ -32,19 +30,19 @@ DOCS = [Document("Doc A", "Anvaya Foundry supplies Corvane Brake Systems.", "kg"
 
 
 @pytest.fixture
-def hg(tmp_path: Path) -> Iterator[HopGraph]:
-    graph = HopGraph(str(tmp_path / "knowledge.db"), Settings(), embedder=BagOfWordsEmbedder())
+def hg(store_location: str) -> Iterator[HopGraph]:
+    graph = HopGraph(store_location, Settings(), embedder=BagOfWordsEmbedder())
     graph.index_documents(DOCS)
     yield graph
     graph.close()
 
 
-def chunks(store: SQLiteStore) -> dict[str, int]:
+def chunks(store: Store) -> dict[str, int]:
     table = store.chunk_table()
     return {table.titles[int(d)]: int(c) for c, d in zip(table.ids, table.doc_ids, strict=True)}
 
 
-def supply_facts(store: SQLiteStore, extractor: str = "llm:m") -> list[ChunkFacts]:
+def supply_facts(store: Store, extractor: str = "llm:m") -> list[ChunkFacts]:
     ids = chunks(store)
     return [
         ChunkFacts(ids["Doc A"], extractor,
@@ -58,7 +56,7 @@ def supply_facts(store: SQLiteStore, extractor: str = "llm:m") -> list[ChunkFact
     ]
 
 
-def graph_of(store: SQLiteStore) -> KnowledgeGraph:
+def graph_of(store: Store) -> KnowledgeGraph:
     facts = store.load_facts()
     return assemble(facts, resolve(mentions_of(facts)), store.chunk_docs())
 
@@ -218,16 +216,14 @@ def test_reindexing_a_changed_document_deletes_its_chunks_facts_and_the_rebuilt_
     assert changed.text in {c.text for c in hg.store.pending_chunks("llm:m")}  # waits for extraction
 
 
-def test_deleting_a_chunk_deletes_its_facts_failures_and_graph_sources(hg, tmp_path):
+def test_deleting_a_chunk_deletes_its_facts_failures_and_graph_sources(hg):
     hg.store.save_facts(supply_facts(hg.store))
     hg.store.record_failures([ExtractionFailure(chunks(hg.store)["Doc C"], "timed out")], "llm:m")
     hg.store.replace_knowledge_graph(graph_of(hg.store), [])
-    with sqlite3.connect(hg.store.location) as db:
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute("DELETE FROM chunks")
-        left = {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                for table in ("facts", "extraction_failures", "entity_sources", "relation_sources")}
-    db.close()
+    db = hg.store._db
+    db.execute("DELETE FROM chunks")
+    left = {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("facts", "extraction_failures", "entity_sources", "relation_sources")}
     assert left == {"facts": 0, "extraction_failures": 0, "entity_sources": 0, "relation_sources": 0}
 
 

@@ -1,0 +1,149 @@
+"""The PostgreSQL store's own behaviour: reaching the server, pgvector, other applications' tables,
+schema versions, and writers that queue instead of interleaving."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+import psycopg
+import pytest
+from pgkit import schema_url
+
+from hopgraph.errors import HopgraphError
+from hopgraph.store import open_store
+from hopgraph.store.postgres.connection import SCHEMA_VERSION
+
+from ..sql.test_documents import AUTHOR, FILM, MODEL, apply
+from ..sql.test_documents import DocumentChange as Change
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_unreachable_server_fails_within_seconds_naming_the_url_not_the_password() -> None:
+    url = f"postgresql://hopgraph:s3cret@127.0.0.1:{free_port()}/hopgraph"
+    started = time.monotonic()
+    with pytest.raises(HopgraphError, match="cannot reach PostgreSQL") as caught:
+        open_store(url)
+    assert time.monotonic() - started < 6
+    assert f"127.0.0.1:{urlsplit(url).port}" in str(caught.value)
+    assert "s3cret" not in str(caught.value)
+
+
+def as_role(url: str, role: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=f"{role}@", path=f"/{database}"))
+
+
+def test_a_database_without_pgvector_that_the_role_cannot_add_is_named(pg_server: str) -> None:
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute("DROP DATABASE IF EXISTS novector")
+        admin.execute("DROP ROLE IF EXISTS plain")
+        admin.execute("CREATE ROLE plain LOGIN")
+        admin.execute("CREATE DATABASE novector")  # owned by the superuser: plain may not add extensions
+    with pytest.raises(HopgraphError, match=r"no pgvector extension \(`vector`\)") as caught:
+        open_store(as_role(pg_server, "plain", "novector"))
+    assert "CREATE EXTENSION vector" in str(caught.value)
+
+
+def test_a_schema_with_another_applications_tables_is_left_untouched(pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        other.execute("CREATE TABLE documents (id int, body text)")
+    with pytest.raises(HopgraphError, match=r"not a hopgraph store.*documents.*left untouched"):
+        open_store(pg_url)
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        tables = {r[0] for r in other.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+    assert tables == {"documents"}
+
+
+def test_reading_an_empty_schema_is_an_error_and_creates_nothing(pg_url: str) -> None:
+    with pytest.raises(HopgraphError, match="no hopgraph store at"):
+        open_store(pg_url, create=False)
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM information_schema.tables "
+                          "WHERE table_schema = current_schema()").fetchone()[0] == 0
+
+
+def test_a_store_of_a_newer_hopgraph_is_refused_with_both_versions(pg_url: str) -> None:
+    open_store(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("UPDATE hopgraph_schema SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(HopgraphError, match=f"version {SCHEMA_VERSION + 1}.*up to {SCHEMA_VERSION}"):
+        open_store(pg_url)
+
+
+def test_a_second_writer_waits_then_gives_up_naming_the_first(pg_url: str) -> None:
+    first, second = open_store(pg_url), open_store(pg_url, lock_timeout=0.5)
+    try:
+        with first._transaction():
+            started = time.monotonic()
+            with pytest.raises(HopgraphError, match=r"is locked by pid \d+ `.*`"):
+                second.set_meta({"k": "v"})
+            assert 0.4 < time.monotonic() - started < 5
+        second.set_meta({"k": "v"})  # the lock is free again
+        assert first.meta() == {"k": "v"}
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_index_runs_never_interleave(pg_url: str) -> None:
+    """The second run's apply starts only after the first committed: it sees the first's documents."""
+    first, second = open_store(pg_url), open_store(pg_url)
+    seen: list[set] = []
+
+    def build(table):  # runs inside apply's transaction, after its documents were written
+        time.sleep(0.3)
+        seen.append({first_title for first_title in table.titles.values()})
+        from hopgraph.linkgraph.links import build_name_graph
+        return build_name_graph(table)
+
+    runner = threading.Thread(target=apply, args=(first, Change(upserts=[FILM]), build))
+    runner.start()
+    time.sleep(0.1)
+    apply(second, Change(upserts=[AUTHOR]), build)
+    runner.join()
+    first.close()
+    second.close()
+    assert seen == [{"Big Stone Gap (film)"}, {"Big Stone Gap (film)", "Adriana Trigiani"}]
+
+
+def test_vectors_are_searchable_through_an_hnsw_index_per_model(pg_url: str) -> None:
+    store = open_store(pg_url)
+    store.save_vectors({"a": np.array([1, 0, 0], np.float32), "b": np.array([0, 1, 0], np.float32)}, MODEL)
+    indexes = [r[0] for r in store._db.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors'")]
+    store.close()
+    assert any("USING hnsw" in d and "vector(3)" in d and MODEL in d for d in indexes)
+
+
+def test_replies_survive_a_rolled_back_write(pg_url: str) -> None:
+    store = open_store(pg_url)
+    cache = store.reply_cache()
+    with pytest.raises(RuntimeError), store._transaction():
+        cache.put("k", "m", "reply", 3, 4)
+        raise RuntimeError("the run failed")
+    assert cache.get("k").response == "reply"
+    assert len(cache) == 1
+    cache.close()
+    store.close()
+
+
+def test_a_schema_in_the_url_keeps_two_stores_apart(pg_server: str, pg_url: str) -> None:
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute("CREATE SCHEMA IF NOT EXISTS other_store")
+    other_url = schema_url(pg_server, "other_store")
+    a, b = open_store(pg_url), open_store(other_url)
+    apply(a, Change(upserts=[FILM]))
+    assert b.active_documents() == {}
+    a.close()
+    b.close()
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute("DROP SCHEMA other_store CASCADE")
