@@ -47,6 +47,7 @@ from hopgraph.retrieval.methods import check_question, parse_method, run_method
 from hopgraph.retrieval.router import AUTO, Route, run_auto
 from hopgraph.retrieval.router import route as route_question
 from hopgraph.store import Store, open_store
+from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
 
 THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
@@ -202,7 +203,8 @@ class HopGraph:
     def paths(self, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
               end_type: str | None = None, follow: Follow = None,
               as_of: str | None = None) -> list[GraphPath]:
-        return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of)
+        walker = self.store if isinstance(self.store, RouteStore) else None  # PostgreSQL walks in SQL
+        return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of, walker)
 
     # --- communities and reports -------------------------------------------------------------------
 

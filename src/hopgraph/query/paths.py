@@ -16,6 +16,7 @@ from hopgraph.query.answer import AnswerText, ChunkTexts, chain_text, extractive
 from hopgraph.query.local import GraphView, question_entities
 from hopgraph.records.dates import check_date
 from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
+from hopgraph.store.base import RouteStore
 
 
 def find_entity(graph: KnowledgeGraph, name: str) -> Entity:
@@ -105,14 +106,16 @@ def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, s
 
 
 def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
-               end_type: str | None = None, follow: Follow = None, as_of: str | None = None) -> list[Path]:
+               end_type: str | None = None, follow: Follow = None, as_of: str | None = None,
+               walker: RouteStore | None = None) -> list[Path]:
     """Paths that lead to `to` (direction "in") or away from it ("out"), shortest first.
 
     Each path is listed from its far end to `to` ("in") or from `to` outwards ("out"), every hop as
     the stored edge (source, relation, target) with the chunk that states it. `follow` chooses the
     relations walked and their sense (default "depends-on": see `resolve_follow`); `as_of` keeps only
     relations that hold on that date. With `end_type`, only paths whose far end has that type are
-    reported; shorter paths are still walked through.
+    reported; shorter paths are still walked through. `walker`: a store that walks the routes
+    itself (PostgreSQL's `WITH RECURSIVE`), under the same rules.
     """
     if direction not in ("in", "out"):
         raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
@@ -126,6 +129,8 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
     start = find_entity(graph, to)
     senses = resolve_follow(graph, follow)
     wanted = end_type.upper() if end_type else None
+    if walker is not None:
+        return _walked_in_store(graph, walker, start.id, senses, direction, max_hops, max_paths, wanted, as_of)
     found: list[Path] = []
     queue: deque[tuple[int, tuple[int, ...], frozenset[int]]] = deque([(start.id, (), frozenset({start.id}))])
     while queue and len(found) < max_paths:
@@ -142,6 +147,19 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
                     break
             queue.append((far, route, on_path | {far}))
     return found
+
+
+def _walked_in_store(graph: KnowledgeGraph, walker: RouteStore, start: int, senses: dict[str, str],
+                     direction: str, max_hops: int, max_paths: int, wanted: str | None,
+                     as_of: str | None) -> list[Path]:
+    """The routes the store walked, as paths; within one length, the heavier edges first, as the
+    breadth-first walk orders them."""
+    allowed = None if as_of is None else [r.id for r in graph.relations if r.holds_on(as_of)]
+    position = {relation.id: i for i, relation in enumerate(graph.relations)}
+    routes = [tuple(position[r] for r in route) for route in
+              walker.relation_routes(start, senses, direction, max_hops, max_paths, allowed, wanted)]
+    routes.sort(key=lambda route: (len(route), [-graph.relations[p].weight for p in route]))
+    return [_as_hops(graph, route, direction) for route in routes]
 
 
 def _as_hops(graph: KnowledgeGraph, route: tuple[int, ...], direction: str) -> Path:

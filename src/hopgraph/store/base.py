@@ -7,8 +7,8 @@ Every write method is one transaction: it happens entirely or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Collection, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -142,6 +142,17 @@ class ReplyStore(Protocol):
     """The LLM reply cache, opened by the store that holds it (never by file path)."""
 
     def reply_cache(self) -> LLMCache: ...
+
+
+@runtime_checkable
+class RouteStore(Protocol):
+    """A backend that walks knowledge-graph paths itself (PostgreSQL: `WITH RECURSIVE`)."""
+
+    def relation_routes(self, start: int, senses: dict[str, str], direction: str, max_hops: int,
+                        max_paths: int, allowed: Collection[int] | None = None,
+                        end_type: str | None = None) -> list[list[int]]:
+        """Routes of relation ids from entity `start`, shortest first (query/paths.py has the rules)."""
+        ...
 
 
 class Store(DocumentStore, KnowledgeStore, CommunityStore, ReplyStore, Protocol):

@@ -9,6 +9,7 @@ import numpy as np
 
 from hopgraph.llm.cache import LLMCache
 from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg
+from hopgraph.store.postgres.search import SqlSearch
 from hopgraph.store.sql.communities import CommunityTables
 from hopgraph.store.sql.documents import DocumentTables
 from hopgraph.store.sql.knowledge import KnowledgeTables
@@ -18,11 +19,12 @@ from hopgraph.store.sql.tables import batches
 HNSW_M, HNSW_EF_CONSTRUCTION = 16, 64  # pgvector's defaults, written out because the bench reports them
 
 
-class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables):
+class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, SqlSearch):
     """All four store protocols (store/base.py) in one PostgreSQL schema.
 
     The table code is store/sql/'s, shared with SQLite; what is PostgreSQL's own is here: vectors as
-    pgvector values with one HNSW index per embedding model, and the reply cache's connection."""
+    pgvector values with one HNSW index per embedding model, the reply cache's connection, and the
+    searches that run as one SQL statement (search.py)."""
 
     def __init__(self, url: str, create: bool = True, lock_timeout: float = 30.0) -> None:
         self._path = url

@@ -1,0 +1,100 @@
+"""Retrieval that runs inside PostgreSQL, each as one SQL statement.
+
+- `vector_links`: the reference lab's cheap graph in one query — the nearest chunks by the HNSW
+  index (step 0), then every chunk their links point at (step 1), ordered by step and by each
+  chunk's own distance to the question.
+- `keyword_ranks`: full-text search (English stemming, `ts_rank_cd`), measured against the
+  embedded store's BM25 in bench/parity.py.
+- `relation_routes`: the knowledge graph's path query as `WITH RECURSIVE`: a node never repeats
+  within a route (cycle protection), routes stop at `max_hops`, shortest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+
+from hopgraph.store.postgres.connection import PgDatabase, psycopg
+
+# Candidates the HNSW scan keeps (pgvector's `hnsw.ef_search`, default 40) per chunk asked for:
+# vectors of withdrawn chunks stay cached in `vectors` and are dropped by the join, so the scan
+# must look further than the seeds it returns.
+EF_PER_SEED = 8
+
+
+class SqlSearch:
+    """Mixed into PostgresStore: searches that never leave the database."""
+
+    _db: PgDatabase
+
+    def vector_links(self, query: np.ndarray, model: str, seeds: int, top: int) -> list[tuple[int, int, float]]:
+        """(chunk id, step, cosine distance) of the `seeds` nearest chunks (step 0) and the chunks
+        their links point at (step 1), ordered by step then distance, at most `top` rows."""
+        dimensions = int(np.asarray(query).shape[-1])
+        typed = f"vector::vector({dimensions})"
+        model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
+        statement = f"""
+            WITH question AS (SELECT %(q)s::vector({dimensions}) AS v),
+            seeds AS (
+                SELECT c.id, v.{typed} <=> question.v AS distance
+                FROM vectors v JOIN chunks c ON c.text_hash = v.text_hash, question
+                WHERE v.model = {model_literal}
+                ORDER BY v.{typed} <=> question.v
+                LIMIT %(seeds)s),
+            hops AS (
+                SELECT DISTINCT l.target_chunk AS id FROM seeds s JOIN links l ON l.source_chunk = s.id
+                WHERE l.target_chunk NOT IN (SELECT id FROM seeds))
+            SELECT id, 0 AS step, distance FROM seeds
+            UNION ALL
+            SELECT h.id, 1, v.{typed} <=> question.v
+            FROM hops h JOIN chunks c ON c.id = h.id
+                 JOIN vectors v ON v.text_hash = c.text_hash AND v.model = {model_literal}, question
+            ORDER BY step, distance, id
+            LIMIT %(top)s"""
+        with self._db.connection.transaction():
+            self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {max(40, EF_PER_SEED * seeds)}")
+            rows = self._db.connection.execute(
+                statement, {"q": np.asarray(query, dtype=np.float32), "seeds": seeds, "top": top}).fetchall()
+        return [(int(chunk), int(step), float(distance)) for chunk, step, distance in rows]
+
+    def keyword_ranks(self, question: str, top: int) -> list[tuple[int, float]]:
+        """(chunk id, ts_rank_cd) of the chunks matching any of the question's words, best first."""
+        rows = self._db.connection.execute(
+            """WITH q AS (SELECT replace(plainto_tsquery('english', %(text)s)::text, '&', '|')::tsquery AS terms)
+               SELECT c.id, ts_rank_cd(c.words, q.terms) AS rank FROM chunks c, q
+               WHERE c.words @@ q.terms ORDER BY rank DESC, c.id LIMIT %(top)s""",
+            {"text": question, "top": top}).fetchall()
+        return [(int(chunk), float(rank)) for chunk, rank in rows]
+
+    def relation_routes(self, start: int, senses: dict[str, str], direction: str, max_hops: int,
+                        max_paths: int, allowed: Collection[int] | None = None,
+                        end_type: str | None = None) -> list[list[int]]:
+        """Routes of relation ids from `start`, shortest first (then by relation ids), each a walk
+        that takes a relation followed "forward" against its arrow when walking "in" (u → node
+        leads from node to u) and with it when walking "out"; "reverse" the other way round.
+        `allowed`: only these relation ids (those that hold on a date), None for all; `end_type`:
+        only routes whose far end has this type (shorter routes are still walked through)."""
+        forward = [r for r, way in senses.items() if way == "forward"]
+        reverse = [r for r, way in senses.items() if way == "reverse"]
+        near, far = ("target", "source") if direction == "in" else ("source", "target")
+        kept = "" if allowed is None else "AND id = ANY(%(allowed)s)"
+        rows = self._db.connection.execute(
+            f"""WITH RECURSIVE steps AS (
+                    SELECT id, {near} AS near, {far} AS far FROM relations
+                    WHERE relation = ANY(%(forward)s) {kept}
+                    UNION ALL
+                    SELECT id, {far}, {near} FROM relations WHERE relation = ANY(%(reverse)s) {kept}),
+                walk AS (
+                    SELECT %(start)s::bigint AS node, ARRAY[]::bigint[] AS route,
+                           ARRAY[%(start)s::bigint] AS visited, 0 AS depth
+                    UNION ALL
+                    SELECT s.far, w.route || s.id, w.visited || s.far, w.depth + 1
+                    FROM walk w JOIN steps s ON s.near = w.node
+                    WHERE w.depth < %(max_hops)s AND NOT s.far = ANY(w.visited))
+                SELECT w.route FROM walk w JOIN entities e ON e.id = w.node
+                WHERE w.depth > 0 AND (%(end_type)s::text IS NULL OR e.type = %(end_type)s::text)
+                ORDER BY w.depth, w.route LIMIT %(max_paths)s""",
+            {"forward": forward, "reverse": reverse, "start": start, "max_hops": max_hops,
+             "max_paths": max_paths, "allowed": list(allowed or []), "end_type": end_type}).fetchall()
+        return [[int(r) for r in route] for (route,) in rows]

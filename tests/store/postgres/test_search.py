@@ -1,0 +1,107 @@
+"""Searches that run inside PostgreSQL, each checked against the Python code that does the same:
+path queries (`WITH RECURSIVE`) against the breadth-first walk, vector seeds + links (one
+statement) against numpy, full-text ranks against the words they match."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from testkit import TINY_CORPUS, BagOfWordsEmbedder
+
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.query.paths import find_paths
+from hopgraph.records.knowledge import KnowledgeGraph
+from hopgraph.store import open_store
+
+from ...query.test_paths import TWO_ROUTES, graph_of, routes
+
+CASES = [
+    (TWO_ROUTES, "T", {"max_hops": 2, "follow": "all"}),
+    (TWO_ROUTES, "T", {"max_hops": 1, "follow": "all"}),
+    (TWO_ROUTES, "A", {"direction": "out", "max_hops": 2, "follow": "all"}),
+    (graph_of(("A", "SUPPLIES", "X"), ("X", "SUPPLIES", "A"), ("X", "SUPPLIES", "T")), "T",
+     {"max_hops": 4, "follow": "all"}),  # a cycle
+    (graph_of(("P", "PART_OF", "A"), ("A", "SUPPLIES", "X"), ("X", "SUPPLIES", "T")), "T",
+     {"max_hops": 3, "end_type": "person", "follow": "all"}),
+    (graph_of(("X", "LOCATED_IN", "T"), ("X", "SUPPLIES", "Y"), ("Y", "SUPPLIES", "A")), "T",
+     {"max_hops": 3, "follow": {"LOCATED_IN": "forward", "SUPPLIES": "reverse"}}),
+    (graph_of(("X", "LOCATED_IN", "T"), ("X", "SUPPLIES", "Y"), ("Y", "SUPPLIES", "A")), "T",
+     {"max_hops": 3}),  # the default depends-on senses
+    (graph_of(("X", "SUPPLIES", "T", (10,), "2016-01-01", "2022-12-31"), ("Y", "SUPPLIES", "T", (20,), "2025", None),
+              ("A", "SUPPLIES", "X", (30,), None, "2020-12-31")), "T",
+     {"as_of": "2019-06-30", "max_hops": 2, "follow": "all"}),
+]
+
+
+@pytest.fixture
+def stored(pg_url: str) -> Iterator:
+    store = open_store(pg_url)
+
+    def save(graph: KnowledgeGraph):
+        """The graph in the store, with the chunks its sources name (foreign keys want them)."""
+        chunk_ids = sorted({s.chunk_id for r in graph.relations for s in r.sources})
+        with store._transaction():
+            store._db.execute("DELETE FROM documents")
+            doc = store._db.execute("INSERT INTO documents (source, title, content_hash, added_at) "
+                                    "VALUES ('t', 't', 'h', 'now') RETURNING id").fetchone()[0]
+            store._db.executemany("INSERT INTO chunks (id, doc_id, ord, text, n_tokens, text_hash) "
+                                  "VALUES (?, ?, 0, '', 0, '')", [(c, doc) for c in chunk_ids])
+        store.replace_knowledge_graph(graph, [])
+        return store
+
+    yield save
+    store.close()
+
+
+@pytest.mark.parametrize(("graph", "to", "options"), CASES)
+def test_paths_walked_in_sql_are_the_paths_walked_in_python(stored, graph, to, options) -> None:
+    store = stored(graph)
+    in_python = find_paths(graph, to, **options)
+    in_sql = find_paths(store.knowledge_graph(), to, **options, walker=store)
+    assert in_sql == in_python
+    assert in_python  # every case finds something
+
+
+def test_sql_routes_stop_at_max_paths_shortest_first(stored) -> None:
+    store = stored(TWO_ROUTES)
+    found = find_paths(store.knowledge_graph(), "T", max_hops=2, max_paths=3, follow="all", walker=store)
+    assert len(found) == 3 and sorted(routes(found)[:2]) == ["X>T", "Y>T"]
+
+
+@pytest.fixture
+def tiny_pg(pg_url: str) -> Iterator[HopGraph]:
+    hg = HopGraph(pg_url, Settings(), embedder=BagOfWordsEmbedder())
+    hg.index_documents(TINY_CORPUS)
+    yield hg
+    hg.close()
+
+
+def vector_links_in_numpy(hg: HopGraph, query: np.ndarray, seeds: int, top: int) -> list[tuple[int, int]]:
+    """The same rule over the in-memory index: exact nearest seeds, then their link targets."""
+    index = hg.search_index
+    distance = 1 - index.vectors @ query / np.linalg.norm(query)
+    first = sorted(range(len(index)), key=lambda r: (distance[r], index.table.ids[r]))[:seeds]
+    targets = {int(t) for r in first for t in index.links[r].indices} - set(first)
+    second = sorted(targets, key=lambda r: (distance[r], index.table.ids[r]))
+    rows = [(r, 0) for r in first] + [(r, 1) for r in second]
+    return [(int(index.table.ids[r]), step) for r, step in rows][:top]
+
+
+@pytest.mark.parametrize(("question", "linked"), [("Who directed Big Stone Gap?", True),
+                                                  ("Where is Greenwich Village?", False),  # it links nowhere
+                                                  ("an author of novels", True)])
+def test_vector_seeds_and_links_in_one_statement_match_numpy(tiny_pg: HopGraph, question: str, linked: bool) -> None:
+    query = tiny_pg.embedder.embed([question])[0]
+    in_sql = tiny_pg.store.vector_links(query, tiny_pg.embedder.name, seeds=1, top=8)
+    assert [(chunk, step) for chunk, step, _ in in_sql] == vector_links_in_numpy(tiny_pg, query, 1, 8)
+    assert any(step == 1 for _, step, _ in in_sql) == linked
+
+
+def test_keyword_ranks_find_the_chunks_with_the_question_words(tiny_pg: HopGraph) -> None:
+    ranked = tiny_pg.store.keyword_ranks("Who directed the films?", top=10)
+    texts = tiny_pg.store.chunk_texts([chunk for chunk, _ in ranked])
+    assert ranked and all("direct" in texts[c].lower() or "film" in texts[c].lower() for c, _ in ranked)
+    assert [rank for _, rank in ranked] == sorted((rank for _, rank in ranked), reverse=True)
