@@ -6,7 +6,6 @@ was), 130 interrupted. A traceback means a bug in hopgraph.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 
 import typer
@@ -14,9 +13,11 @@ from typer.exceptions import TyperException
 
 from hopgraph.cli import communities, demo, graph, questions
 from hopgraph.errors import HopgraphError
+from hopgraph.store import database_errors
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="hopgraph: multi-hop retrieval over a name-link graph, in one SQLite file.")
+                  help="hopgraph: multi-hop retrieval over a name-link graph, in one SQLite file "
+                       "(or PostgreSQL).")
 for group in (questions, demo, graph, communities):
     group.register(app)
 
@@ -35,7 +36,7 @@ def main(args: list[str] | None = None) -> None:
     except OSError as err:  # a file that cannot be read or written, a full disk
         where = f"{err.filename}: " if err.filename else ""
         _fail(f"{where}{err.strerror or err}")
-    except sqlite3.Error as err:  # the store file itself: locked, corrupt, read-only
+    except database_errors() as err:  # the store itself: locked, corrupt, read-only, its server gone
         _fail(f"the store: {err}")
     # Without standalone mode typer returns what it would have exited with: Ctrl-C becomes 130.
     if code == INTERRUPTED:

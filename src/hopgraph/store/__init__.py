@@ -7,6 +7,17 @@ from hopgraph.store.sqlite.store import LOCK_TIMEOUT
 URL_SCHEMES = ("postgresql://", "postgres://")
 
 
+def database_errors() -> tuple[type[Exception], ...]:
+    """The errors of every installed backend's driver: what the command line reports as the store's."""
+    import sqlite3
+
+    try:
+        import psycopg
+    except ImportError:
+        return (sqlite3.Error,)
+    return (sqlite3.Error, psycopg.Error)
+
+
 def is_url(location: str) -> bool:
     """A PostgreSQL URL rather than a file path."""
     return location.startswith(URL_SCHEMES)
@@ -27,4 +38,5 @@ def open_store(location: str, create: bool = True, lock_timeout: float = LOCK_TI
     return SQLiteStore(location, create, lock_timeout)
 
 
-__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "Store", "is_url", "open_store"]
+__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "Store", "database_errors", "is_url",
+           "open_store"]

@@ -1,0 +1,41 @@
+"""The command line on a PostgreSQL store: the same commands and answers as on a file, and a server
+that cannot be reached is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+from cli_kit import fails, invoke
+
+
+def routes(store: str, *options: str) -> list[str]:
+    paths = json.loads(invoke("paths", *options, "--json", "--store", store))
+    return sorted(" / ".join(f"{h['source']} {h['relation']} {h['target']}" for h in path) for path in paths)
+
+
+def test_index_ask_import_paths_and_remove_on_postgresql_match_the_file_store(workdir, pg_url):
+    answers, chains = {}, {}
+    for store in (str(workdir / "kg.db"), pg_url):
+        invoke("index", str(workdir / "docs"), "--store", store)
+        answers[store] = json.loads(invoke("ask", "Who supplies Corvane Brake Systems?", "--json",
+                                           "--store", store))
+        invoke("import-triples", str(workdir / "triples.csv"), "--store", store)
+        chains[store] = routes(store, "--to", "Hosur", "--max-hops", "3")
+        invoke("remove", str(workdir / "docs" / "03_zephyra_contract.md"), "--store", store)
+        chains[store, "after remove"] = routes(store, "--to", "Hosur", "--max-hops", "3")
+    file_store = str(workdir / "kg.db")
+    assert [h["text"] for h in answers[pg_url]["hits"]] == [h["text"] for h in answers[file_store]["hits"]]
+    assert answers[pg_url]["answer"] == answers[file_store]["answer"] and answers[pg_url]["answer"]["text"]
+    assert chains[pg_url] == chains[file_store] and len(chains[pg_url]) == 3
+    assert chains[pg_url, "after remove"] == chains[file_store, "after remove"] == [
+        "Anvaya Foundry LOCATED_IN Hosur",
+        "Anvaya Foundry SUPPLIES Corvane Brake Systems / Anvaya Foundry LOCATED_IN Hosur"]
+
+
+def test_an_unreachable_postgresql_url_is_one_line_exit_2(workdir, monkeypatch, capsys):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    err = fails(monkeypatch, capsys, "ask", "anything", "--store", f"postgresql://me:pw@127.0.0.1:{port}/db")
+    assert "cannot reach PostgreSQL" in err and "pw" not in err
