@@ -11,7 +11,8 @@ import typer
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 
-StoreOpt = Annotated[str | None, typer.Option("--store", help="Store file or postgresql:// URL (default: config, else ./hopgraph.db).")]
+StoreOpt = Annotated[str | None, typer.Option(
+    "--store", help="Store file or postgresql:// URL (default: config, else ./hopgraph.db).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
 TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
 NamesFromOpt = Annotated[str | None, typer.Option(

@@ -105,3 +105,15 @@ def test_keyword_ranks_find_the_chunks_with_the_question_words(tiny_pg: HopGraph
     texts = tiny_pg.store.chunk_texts([chunk for chunk, _ in ranked])
     assert ranked and all("direct" in texts[c].lower() or "film" in texts[c].lower() for c, _ in ranked)
     assert [rank for _, rank in ranked] == sorted((rank for _, rank in ranked), reverse=True)
+
+
+@pytest.mark.parametrize("question", ["American film producer", "author based in New York City", "stone tools"])
+def test_bm25_in_sql_ranks_as_the_embedded_bm25_does(tiny_pg: HopGraph, question: str) -> None:
+    """Same formula, same stemmer family (Snowball English), own tokenisers: the same order and
+    scores within a tenth where the texts have plain words."""
+    index = tiny_pg.search_index
+    embedded = index.keyword.scores(question)
+    expected = {int(index.table.ids[r]): float(embedded[r]) for r in np.flatnonzero(embedded > 0)}
+    in_sql = dict(tiny_pg.store.keyword_ranks(question, top=10))
+    assert sorted(in_sql, key=lambda c: -in_sql[c]) == sorted(expected, key=lambda c: -expected[c])
+    assert all(abs(in_sql[c] - expected[c]) <= 0.1 * expected[c] for c in expected)

@@ -3,8 +3,8 @@
 - `vector_links`: the reference lab's cheap graph in one query — the nearest chunks by the HNSW
   index (step 0), then every chunk their links point at (step 1), ordered by step and by each
   chunk's own distance to the question.
-- `keyword_ranks`: full-text search (English stemming, `ts_rank_cd`), measured against the
-  embedded store's BM25 in bench/parity.py.
+- `keyword_ranks`: full-text search over a stemmed `tsvector` column, ranked by BM25 computed in
+  SQL (or PostgreSQL's `ts_rank_cd`); bench/parity.py measures both against the embedded BM25.
 - `relation_routes`: the knowledge graph's path query as `WITH RECURSIVE`: a node never repeats
   within a route (cycle protection), routes stop at `max_hops`, shortest first.
 """
@@ -21,6 +21,31 @@ from hopgraph.store.postgres.connection import PgDatabase, psycopg
 # vectors of withdrawn chunks stay cached in `vectors` and are dropped by the join, so the scan
 # must look further than the seeds it returns.
 EF_PER_SEED = 8
+
+
+# The question's stems as an OR query (any word may match; the ranking weighs them).
+_ANY_WORD = ("(SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery "
+             "FROM unnest(to_tsvector('english', %(text)s)))")
+KEYWORD_RANKINGS = {
+    "bm25": f"""
+        WITH terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))),
+        stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
+                  FROM chunk_stats),
+        frequency AS (
+            SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.words @@ quote_literal(t.lexeme)::tsquery) AS df
+            FROM terms t),
+        matched AS (
+            SELECT c.id, c.n_words, w.lexeme, array_length(w.positions, 1) AS tf
+            FROM chunks c, unnest(c.words) w
+            WHERE c.words @@ {_ANY_WORD} AND w.lexeme IN (SELECT lexeme FROM terms))
+        SELECT m.id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5))
+                         * m.tf / (m.tf + 1.5 * (0.25 + 0.75 * m.n_words / s.mean_words))) AS score
+        FROM matched m JOIN frequency f USING (lexeme), stats s
+        GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(top)s""",
+    "ts_rank_cd": f"""
+        SELECT c.id, ts_rank_cd(c.words, {_ANY_WORD}) AS score FROM chunks c
+        WHERE c.words @@ {_ANY_WORD} ORDER BY score DESC, c.id LIMIT %(top)s""",
+}
 
 
 class SqlSearch:
@@ -58,14 +83,16 @@ class SqlSearch:
                 statement, {"q": np.asarray(query, dtype=np.float32), "seeds": seeds, "top": top}).fetchall()
         return [(int(chunk), int(step), float(distance)) for chunk, step, distance in rows]
 
-    def keyword_ranks(self, question: str, top: int) -> list[tuple[int, float]]:
-        """(chunk id, ts_rank_cd) of the chunks matching any of the question's words, best first."""
-        rows = self._db.connection.execute(
-            """WITH q AS (SELECT replace(plainto_tsquery('english', %(text)s)::text, '&', '|')::tsquery AS terms)
-               SELECT c.id, ts_rank_cd(c.words, q.terms) AS rank FROM chunks c, q
-               WHERE c.words @@ q.terms ORDER BY rank DESC, c.id LIMIT %(top)s""",
-            {"text": question, "top": top}).fetchall()
-        return [(int(chunk), float(rank)) for chunk, rank in rows]
+    def keyword_ranks(self, question: str, top: int, ranking: str = "bm25") -> list[tuple[int, float]]:
+        """(chunk id, score) of the chunks holding any of the question's words, best first.
+
+        "bm25": Okapi BM25 as the embedded store computes it (Lucene: k1 1.5, b 0.75, no (k1 + 1)) over
+        PostgreSQL's English stems — term frequencies from the `words` tsvector, document count and
+        mean length from `chunk_stats`; "ts_rank_cd": PostgreSQL's own cover-density rank."""
+        if ranking not in KEYWORD_RANKINGS:
+            raise ValueError(f"ranking must be one of {', '.join(KEYWORD_RANKINGS)}, not {ranking!r}")
+        rows = self._db.connection.execute(KEYWORD_RANKINGS[ranking], {"text": question, "top": top}).fetchall()
+        return [(int(chunk), float(score)) for chunk, score in rows]
 
     def relation_routes(self, start: int, senses: dict[str, str], direction: str, max_hops: int,
                         max_paths: int, allowed: Collection[int] | None = None,
