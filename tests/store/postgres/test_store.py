@@ -14,6 +14,8 @@ import pytest
 from pgkit import schema_url
 
 from hopgraph.errors import HopgraphError
+from hopgraph.linkgraph.links import build_name_graph
+from hopgraph.records.documents import RunRecord
 from hopgraph.store import open_store
 from hopgraph.store.postgres.connection import SCHEMA_VERSION
 
@@ -116,12 +118,20 @@ def test_two_index_runs_never_interleave(pg_url: str) -> None:
     assert seen == [{"Big Stone Gap (film)"}, {"Big Stone Gap (film)", "Adriana Trigiani"}]
 
 
-def test_vectors_are_searchable_through_an_hnsw_index_per_model(pg_url: str) -> None:
+def test_an_index_run_builds_one_hnsw_index_per_embedder_once(pg_url: str) -> None:
     store = open_store(pg_url)
+
+    def hnsw() -> list[str]:
+        return [r[0] for r in store._db.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors' "
+                                                "AND indexdef LIKE '%hnsw%'")]
+
     store.save_vectors({"a": np.array([1, 0, 0], np.float32), "b": np.array([0, 1, 0], np.float32)}, MODEL)
-    indexes = [r[0] for r in store._db.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors'")]
+    assert hnsw() == []  # saved vectors wait for the run's end: one bulk build, not one per batch
+    run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
+    store.apply(Change(upserts=[FILM]), build_name_graph, {"embedder": MODEL}, run)
+    assert len(hnsw()) == 1 and "vector(3)" in hnsw()[0] and MODEL in hnsw()[0]
+    assert store.ensure_vector_index(MODEL) is False  # there already
     store.close()
-    assert any("USING hnsw" in d and "vector(3)" in d and MODEL in d for d in indexes)
 
 
 def test_replies_survive_a_rolled_back_write(pg_url: str) -> None:

@@ -80,7 +80,7 @@ def open_connection(url: str) -> Any:
     require_driver()
     try:
         connection = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
-                                     application_name=_command()[:63])
+                                     application_name=_command())
     except psycopg.Error as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise HopgraphError(f"{shown(url)}: cannot reach PostgreSQL ({first})") from None
@@ -167,6 +167,9 @@ def _create_tables(db: PgDatabase) -> None:
 def _command() -> str:
     """`pid 123 `hopgraph index docs/``: who this connection is, for a writer that waits on it."""
     words = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv and sys.argv[0] else "python"
+    room = 63 - len(f"pid {os.getpid()} ``")  # PostgreSQL keeps 63 bytes of an application name
+    if len(words.encode()) > room:
+        words = words.encode()[:room - 3].decode(errors="ignore") + "..."
     return f"pid {os.getpid()} `{words}`"
 
 
