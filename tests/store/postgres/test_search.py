@@ -117,3 +117,15 @@ def test_bm25_in_sql_ranks_as_the_embedded_bm25_does(tiny_pg: HopGraph, question
     in_sql = dict(tiny_pg.store.keyword_ranks(question, top=10))
     assert sorted(in_sql, key=lambda c: -in_sql[c]) == sorted(expected, key=lambda c: -expected[c])
     assert all(abs(in_sql[c] - expected[c]) <= 0.1 * expected[c] for c in expected)
+
+
+def test_postings_and_counts_follow_withdrawn_and_changed_documents(tiny_pg: HopGraph) -> None:
+    db = tiny_pg.store._db
+    gap = next(d for d in tiny_pg.store.active_documents().values() if d.title == "Gap Inc.")
+    assert any(c in tiny_pg.store.chunk_texts([c]) for c, _ in tiny_pg.store.keyword_ranks("clothing retailer", 5))
+    tiny_pg.remove([str(gap.id)])
+    assert tiny_pg.store.keyword_ranks("clothing retailer", 5) == []
+    counted = db.execute("SELECT chunks, words FROM chunk_stats").fetchone()
+    actual = db.execute("SELECT count(*), coalesce(sum(n_words), 0) FROM chunks").fetchone()
+    assert tuple(counted) == tuple(actual) and counted[0] == len(TINY_CORPUS) - 1
+    assert db.execute("SELECT count(*) FROM postings WHERE chunk_id NOT IN (SELECT id FROM chunks)").fetchone()[0] == 0

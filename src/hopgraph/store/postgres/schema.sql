@@ -31,13 +31,24 @@ CREATE TABLE chunks (
 CREATE INDEX chunks_doc ON chunks(doc_id);
 CREATE INDEX chunks_hash ON chunks(text_hash);
 CREATE INDEX chunks_words ON chunks USING gin(words);
--- How many chunks and words there are, kept by a trigger, for BM25's document count and mean length.
+-- BM25's inverted index: each stem of each chunk with its count and the chunk's length, and how many
+-- chunks and words there are (document count and mean length), all kept by a trigger on chunks.
+CREATE TABLE postings (
+    term     TEXT NOT NULL,
+    chunk_id BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    tf       INTEGER NOT NULL,
+    length   INTEGER NOT NULL,
+    PRIMARY KEY (term, chunk_id)
+);
+CREATE INDEX postings_chunk ON postings(chunk_id);
 CREATE TABLE chunk_stats (chunks BIGINT NOT NULL, words BIGINT NOT NULL);
 INSERT INTO chunk_stats VALUES (0, 0);
 CREATE FUNCTION hopgraph_count_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         UPDATE chunk_stats SET chunks = chunks + 1, words = words + NEW.n_words;
+        INSERT INTO postings (term, chunk_id, tf, length)
+            SELECT lexeme, NEW.id, array_length(positions, 1), NEW.n_words FROM unnest(NEW.words);
     ELSE
         UPDATE chunk_stats SET chunks = chunks - 1, words = words - OLD.n_words;
     END IF;

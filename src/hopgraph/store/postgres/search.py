@@ -27,21 +27,15 @@ EF_PER_SEED = 8
 _ANY_WORD = ("(SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery "
              "FROM unnest(to_tsvector('english', %(text)s)))")
 KEYWORD_RANKINGS = {
-    "bm25": f"""
-        WITH terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))),
+    "bm25": """
+        WITH terms AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(text)s))),
         stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
                   FROM chunk_stats),
-        frequency AS (
-            SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.words @@ quote_literal(t.lexeme)::tsquery) AS df
-            FROM terms t),
-        matched AS (
-            SELECT c.id, c.n_words, w.lexeme, array_length(w.positions, 1) AS tf
-            FROM chunks c, unnest(c.words) w
-            WHERE c.words @@ {_ANY_WORD} AND w.lexeme IN (SELECT lexeme FROM terms))
-        SELECT m.id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5))
-                         * m.tf / (m.tf + 1.5 * (0.25 + 0.75 * m.n_words / s.mean_words))) AS score
-        FROM matched m JOIN frequency f USING (lexeme), stats s
-        GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(top)s""",
+        frequency AS (SELECT p.term, count(*) AS df FROM postings p JOIN terms USING (term) GROUP BY p.term)
+        SELECT p.chunk_id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5))
+                               * p.tf / (p.tf + 1.5 * (0.25 + 0.75 * p.length / s.mean_words))) AS score
+        FROM postings p JOIN frequency f USING (term), stats s
+        GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(top)s""",
     "ts_rank_cd": f"""
         SELECT c.id, ts_rank_cd(c.words, {_ANY_WORD}) AS score FROM chunks c
         WHERE c.words @@ {_ANY_WORD} ORDER BY score DESC, c.id LIMIT %(top)s""",
@@ -87,8 +81,9 @@ class SqlSearch:
         """(chunk id, score) of the chunks holding any of the question's words, best first.
 
         "bm25": Okapi BM25 as the embedded store computes it (Lucene: k1 1.5, b 0.75, no (k1 + 1)) over
-        PostgreSQL's English stems — term frequencies from the `words` tsvector, document count and
-        mean length from `chunk_stats`; "ts_rank_cd": PostgreSQL's own cover-density rank."""
+        PostgreSQL's English stems, from the `postings` table (an inverted index a trigger keeps:
+        the work grows with the postings of the question's words, not with the store); document
+        count and mean length from `chunk_stats`. "ts_rank_cd": PostgreSQL's own cover-density rank."""
         if ranking not in KEYWORD_RANKINGS:
             raise ValueError(f"ranking must be one of {', '.join(KEYWORD_RANKINGS)}, not {ranking!r}")
         rows = self._db.connection.execute(KEYWORD_RANKINGS[ranking], {"text": question, "top": top}).fetchall()
