@@ -48,6 +48,9 @@ class Settings:
     gleanings: int = 0
     entity_types: str = "PERSON,ORG,PRODUCT,LOCATION,COMPONENT,EVENT,CONCEPT"
     relation_types: str = "SUPPLIES,USES,LOCATED_IN,OWNS,PART_OF,REPORTS_TO,CAUSED_BY,RELATED_TO"
+    # Relations whose subject has one object at a time: a newer statement supersedes an older one
+    # (kg/supersession.py): the old fact ends where the new one begins.
+    functional_relations: str = "LOCATED_IN,REPORTS_TO"
     # Entity resolution: merge names whose embeddings are this similar; between review and auto,
     # ask a person (`hopgraph review-merges`).
     merge_auto: float = 0.93

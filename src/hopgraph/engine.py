@@ -27,6 +27,7 @@ from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage, usage_since
 from hopgraph.query import ask as modes
 from hopgraph.query.answer import llm_answer_from_hits, with_dropped
+from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
@@ -205,6 +206,11 @@ class HopGraph:
               as_of: str | None = None) -> list[GraphPath]:
         walker = self.store if isinstance(self.store, RouteStore) else None  # PostgreSQL walks in SQL
         return find_paths(self.knowledge_graph, to, direction, max_hops, max_paths, end_type, follow, as_of, walker)
+
+    def check_chains(self, text: str, as_of: str | None = None, where: str = "chains file") -> list[ChainCheck]:
+        """Each chain of `text` (query/chains.py) checked hop by hop against the current graph."""
+        graph = self.knowledge_graph
+        return [check_chain(graph, chain, as_of, self.store.chunk_citations) for chain in parse_chains(text, where)]
 
     # --- communities and reports -------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Knowledge-graph commands of the `hopgraph` CLI: extract, import-triples, review-merges, paths,
-estimate. Registered on the app in app.py."""
+check, estimate. Registered on the app in app.py."""
 
 from __future__ import annotations
 
@@ -104,6 +104,32 @@ def paths(to: Annotated[str, typer.Option("--to", help="The entity the paths lea
         typer.echo(f"{len(found)} path(s)")
 
 
+def check(chains: Annotated[Path, typer.Argument(help="Known chains, one a line: A -> B -> C, or "
+                                                     "A -[SUPPLIES:reverse]-> B.")],
+          as_of: Annotated[str | None, typer.Option("--as-of", help="Check the facts of this date.")] = None,
+          store: StoreOpt = None, as_json: Annotated[bool, typer.Option("--json")] = False,
+          quiet: QuietOpt = False) -> None:
+    """Which known chains still hold, which broke, at which hop and since which document; exit 1 when
+    one broke (for a nightly job)."""
+    from hopgraph.ingest.readers import read_text_file
+
+    with open_hopgraph(store, quiet) as hg:
+        checks = hg.check_chains(read_text_file(chains), as_of, str(chains))
+    if as_json:
+        typer.echo(json.dumps([{"line": c.chain.line, "chain": c.chain.text, "holds": c.holds, "broken_at": c.broken_at,
+                                "reason": c.reason, "since": c.since} for c in checks], indent=2, ensure_ascii=False))
+    for c in [] if as_json else checks:
+        where = f" (stated in {', '.join(c.since)})" if c.since else ""
+        typer.echo(f"holds   {c.chain.text}" if c.holds else
+                   f"BROKEN  {c.chain.text}\n        at hop {c.broken_at} ({c.chain.hops[c.broken_at - 1]}): "
+                   f"{c.reason}{where}")
+    broken = sum(not c.holds for c in checks)
+    if not as_json:
+        typer.echo(f"{len(checks) - broken} of {len(checks)} chain(s) hold")
+    if broken:
+        raise typer.Exit(1)
+
+
 def estimate(paths_: Annotated[list[str], typer.Argument(metavar="PATH...", help="Files or folders to extract.")],
              gleanings: Annotated[int | None, typer.Option(min=0, max=5)] = None,
              out_tokens: Annotated[int, typer.Option("--out-tokens", help="Assumed output tokens per call.")] = 350,
@@ -134,4 +160,5 @@ def register(app: typer.Typer) -> None:
     app.command()(extract)
     app.command("review-merges")(review_merges)
     app.command()(paths)
+    app.command()(check)
     app.command()(estimate)

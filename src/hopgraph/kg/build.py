@@ -24,6 +24,7 @@ from hopgraph.kg.extractors.triples import read_triples, source_texts, triple_fa
 from hopgraph.kg.facts import CO_OCCURS, Vocabulary
 from hopgraph.kg.graph import assemble
 from hopgraph.kg.resolution import normalise, resolve
+from hopgraph.kg.supersession import functional_set, supersede
 from hopgraph.progress import counter
 from hopgraph.records.documents import ChunkTable, Document, rows_by_document
 from hopgraph.records.knowledge import ChunkFacts, RawEntity
@@ -81,6 +82,8 @@ def build_graph(store: Store, embedder: Embedder | None, settings: Settings) -> 
     resolution = resolve(mentions, stored_gazetteer(store), embedder, settings.merge_auto, settings.merge_review,
                          store.merge_decisions(), guesses)
     graph = assemble(facts, resolution, store.chunk_docs())
+    graph.relations = supersede(graph.relations, functional_set(settings.functional_relations))
+    graph.index()
     store.replace_knowledge_graph(graph, resolution.reviews)
     typed = sum(r.relation != CO_OCCURS for r in graph.relations)
     return GraphReport(len(graph.entities), len(graph.relations), len(resolution.reviews), len(facts), typed)

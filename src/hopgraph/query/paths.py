@@ -154,7 +154,8 @@ def _walked_in_store(graph: KnowledgeGraph, walker: RouteStore, start: int, sens
                      as_of: str | None) -> list[Path]:
     """The routes the store walked, as paths; within one length, the heavier edges first, as the
     breadth-first walk orders them."""
-    allowed = None if as_of is None else [r.id for r in graph.relations if r.holds_on(as_of)]
+    holding = [r.id for r in graph.relations if r.holds_on(as_of)]
+    allowed = None if len(holding) == len(graph.relations) else holding
     position = {relation.id: i for i, relation in enumerate(graph.relations)}
     routes = [tuple(position[r] for r in route) for route in
               walker.relation_routes(start, senses, direction, max_hops, max_paths, allowed, wanted)]

@@ -75,10 +75,14 @@ class Relation:
     sources: list[Source] = field(default_factory=list)
     valid_from: str | None = None  # ISO dates to a year, month or day, compared as spans (records/dates.py)
     valid_until: str | None = None
+    superseded_by: int | None = None  # the relation that replaced it (kg/supersession.py), from valid_until
 
     def holds_on(self, day: str | None) -> bool:
-        """Whether some statement of the relation says it held on that ISO date (None: any time);
-        a supply that ended in 2022 and was restated "since 2024" holds in 2025 but not in 2023."""
+        """Whether some statement of the relation says it held on that ISO date (None: now, where a
+        superseded relation no longer holds); a supply that ended in 2022 and was restated "since
+        2024" holds in 2025 but not in 2023."""
+        if self.superseded_by is not None and (day is None or not within(day, None, self.valid_until)):
+            return False
         if day is None:
             return True
         dated = [s for s in self.sources if s.date or s.until]  # an undated statement tells no time

@@ -189,7 +189,7 @@ def test_a_version_1_store_migrates_with_pages_and_title_sources(tmp_path: Path)
     assert pragma(path, "user_version") == 1
     store = SQLiteStore(str(path))
     try:
-        assert pragma(path, "user_version") == SCHEMA_VERSION == 4
+        assert pragma(path, "user_version") == SCHEMA_VERSION == 5
         table = store.chunk_table()
         assert table.title_sources == {1: "file", 2: "heading", 3: "html", 4: "record", 5: "record"}
         assert table.pages == [None] * 10 and table.ords == [0, 1] * 5

@@ -1,5 +1,5 @@
 -- hopgraph's PostgreSQL schema, version 1: the tables of the SQLite store (store/sqlite/schema.sql
--- plus its migrations up to version 4) in PostgreSQL's types, with pgvector vectors and a
+-- plus its migrations up to version 5) in PostgreSQL's types, with pgvector vectors and a
 -- full-text column. Created in the connection's current schema, in one transaction.
 CREATE TABLE hopgraph_schema (version INTEGER NOT NULL);
 -- The words BM25 counts in a text: every position of every lexeme (English stemming, no stopwords).
@@ -137,7 +137,8 @@ CREATE TABLE relations (
     target      BIGINT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
     description TEXT NOT NULL DEFAULT '',
     valid_from  TEXT,
-    valid_until TEXT
+    valid_until TEXT,
+    superseded_by BIGINT
 );
 CREATE INDEX relations_source ON relations(source);
 CREATE INDEX relations_target ON relations(target);

@@ -96,9 +96,9 @@ class KnowledgeTables(Tables):
             self._db.executemany("INSERT INTO entity_sources (entity_id, chunk_id) VALUES (?, ?)",
                                  [(e.id, c) for e in graph.entities.values() for c in sorted(e.chunks)])
             self._db.executemany(
-                "INSERT INTO relations (id, source, relation, target, description, valid_from, valid_until) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(r.id, r.source, r.relation, r.target, r.description, r.valid_from, r.valid_until)
+                "INSERT INTO relations (id, source, relation, target, description, valid_from, valid_until, "
+                "superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.id, r.source, r.relation, r.target, r.description, r.valid_from, r.valid_until, r.superseded_by)
                  for r in graph.relations])
             self._db.executemany(
                 "INSERT INTO relation_sources (relation_id, chunk_id, doc_id, date, until, extractor) "
@@ -114,8 +114,9 @@ class KnowledgeTables(Tables):
                     for row in self._db.execute("SELECT id, name, type, description, aliases FROM entities")}
         for entity_id, chunk_id in self._db.execute("SELECT entity_id, chunk_id FROM entity_sources"):
             entities[entity_id].chunks.add(chunk_id)
-        relations = {row[0]: Relation(*row[:5], valid_from=row[5], valid_until=row[6]) for row in self._db.execute(
-            "SELECT id, source, relation, target, description, valid_from, valid_until FROM relations ORDER BY id")}
+        relations = {row[0]: Relation(*row[:5], valid_from=row[5], valid_until=row[6], superseded_by=row[7])
+                     for row in self._db.execute("SELECT id, source, relation, target, description, valid_from, "
+                                                 "valid_until, superseded_by FROM relations ORDER BY id")}
         for relation_id, chunk_id, doc_id, date, until, extractor in self._db.execute(
                 "SELECT relation_id, chunk_id, doc_id, date, until, extractor FROM relation_sources "
                 "ORDER BY relation_id, chunk_id"):

@@ -100,12 +100,18 @@ def _aboutness(db: sqlite3.Connection) -> None:
         PRIMARY KEY (text_hash, reader))""")
 
 
+def _supersession(db: sqlite3.Connection) -> None:
+    """Version 5: `relations.superseded_by`, the relation that replaced a functional one (issue 12)."""
+    _add_column(db, "relations", "superseded_by", "INTEGER")
+
+
 # (version reached, what it changes, the step). Append only: a released step never changes.
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "schema version and application id; the 0.3 tables", _baseline),
     (2, "chunks.page and documents.title_source", _pages_and_title_sources),
     (3, "relation_sources.extractor", _source_extractors),
     (4, "chunks.continues, links.weight, abouts, readings", _aboutness),
+    (5, "relations.superseded_by", _supersession),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

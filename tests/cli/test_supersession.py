@@ -1,0 +1,62 @@
+"""A fact that stops being true, end to end: a dated "moved its plant" statement supersedes the old
+location; `paths` no longer reaches the moved foundry's town, `--as-of` before the move still does,
+and `check` reports the broken chain at its hop, naming the document that broke it."""
+
+from __future__ import annotations
+
+import json
+
+from cli_kit import fails, invoke
+from typer.testing import CliRunner
+
+import hopgraph.cli.app
+
+MOVED = """subject,relation,object,source,date,subject_type,object_type
+Anvaya Foundry,LOCATED_IN,Ranipet,moved_plant.md,2025-03-01,ORG,LOCATION
+"""
+CHAINS = """# the brake chain of the supplier corpus
+Zephyra Motors -> Corvane Brake Systems -> Anvaya Foundry -> Hosur
+Corvane Brake Systems -[SUPPLIES:reverse]-> Anvaya Foundry
+"""
+
+
+def towns(store, *options: str) -> list[str]:
+    paths = json.loads(invoke("paths", "--to", "Hosur", "--max-hops", "3", *options, "--json", "--store", store))
+    return sorted(" / ".join(f"{h['source']} {h['relation']} {h['target']}" for h in p) for p in paths)
+
+
+def check(store, chains, *options: str):
+    return CliRunner().invoke(hopgraph.cli.app.app, ["check", str(chains), "--store", store, *options, "--quiet"])
+
+
+def test_a_dated_move_supersedes_the_old_plant_for_paths_and_check(imported, workdir):
+    store = str(imported)
+    (workdir / "moved.csv").write_text(MOVED, encoding="utf-8")
+    chains = workdir / "chains.txt"
+    chains.write_text(CHAINS, encoding="utf-8")
+    before = towns(store)
+    assert "Anvaya Foundry LOCATED_IN Hosur" in before
+    held = check(store, chains)
+    assert held.exit_code == 0 and "2 of 2 chain(s) hold" in held.stdout
+
+    invoke("import-triples", str(workdir / "moved.csv"), "--store", store)
+    assert towns(store) == []  # only Anvaya was in Hosur, and it has moved
+    assert towns(store, "--as-of", "2024-12-31") == before  # the past is kept
+    broke = check(store, chains)
+    assert broke.exit_code == 1
+    assert "BROKEN  Zephyra Motors -> Corvane Brake Systems -> Anvaya Foundry -> Hosur" in broke.stdout
+    assert ("at hop 3 (Anvaya Foundry -> Hosur): Anvaya Foundry LOCATED_IN Hosur does not hold now: superseded by "
+            "Anvaya Foundry LOCATED_IN Ranipet from 2025-03-01 (stated in moved_plant.md#1)") in broke.stdout
+    assert "holds   Corvane Brake Systems -[SUPPLIES:reverse]-> Anvaya Foundry" in broke.stdout
+    assert "1 of 2 chain(s) hold" in broke.stdout
+    assert check(store, chains, "--as-of", "2024-06-30").exit_code == 0
+    rows = json.loads(check(store, chains, "--json").stdout)
+    assert [(r["line"], r["holds"], r["broken_at"]) for r in rows] == [(2, False, 3), (3, True, None)]
+
+
+def test_a_chain_file_without_chains_or_with_an_unknown_name(imported, workdir, monkeypatch, capsys):
+    (workdir / "bad.txt").write_text("just a note\n", encoding="utf-8")
+    assert "bad.txt line 1" in fails(monkeypatch, capsys, "check", str(workdir / "bad.txt"), "--store", str(imported))
+    (workdir / "unknown.txt").write_text("Nobody Ltd -> Hosur\n", encoding="utf-8")
+    result = check(str(imported), workdir / "unknown.txt")
+    assert result.exit_code == 1 and "no entity called 'Nobody Ltd'" in result.stdout
