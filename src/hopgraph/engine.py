@@ -26,7 +26,7 @@ from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage, usage_since
 from hopgraph.query import ask as modes
-from hopgraph.query.answer import llm_answer_from_hits, with_dropped
+from hopgraph.query.answer import llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.extractive import extractive_answer
@@ -269,13 +269,8 @@ class HopGraph:
         return asked
 
     def _spend(self, before: dict[str, StepUsage], started: float, answered: float) -> Spend:
-        """What one `ask` spent: the LLM client's usage since `before`, and the seconds of its stages
-        (retrieval as the search measured it; `answer` is the search answer written after it)."""
-        used = usage_since(before, self._llm.usage) if self._llm else StepUsage()
-        now = time.perf_counter()
-        return Spend(used.calls, used.cached, used.tokens_in + used.cached_tokens_in,
-                     used.tokens_out + used.cached_tokens_out,
-                     {"total": round(now - started, 4), "answer": round(now - answered, 4)})
+        used, now = usage_since(before, self._llm.usage) if self._llm else StepUsage(), time.perf_counter()
+        return spend_of(used, now - started, now - answered)
 
     def _answer_search(self, question: str, asked: Answer) -> None:
         """Search ends in an answer: the LLM's from the hits when one is configured, else the hits'

@@ -10,9 +10,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hopgraph.llm import LLMClient
+from hopgraph.llm import LLMClient, StepUsage
 from hopgraph.prompts import answer as answer_prompt
 from hopgraph.prompts import search_answer as search_answer_prompt
+from hopgraph.records.answers import Spend
 from hopgraph.records.knowledge import Hop, KnowledgeGraph, Relation
 from hopgraph.records.retrieval import Hit
 from hopgraph.text.sentences import split_sentences
@@ -158,3 +159,11 @@ def with_dropped(note: str, dropped: int) -> str:
         return note
     said = f"{dropped} citation(s) of chunks the model was not given were dropped"
     return f"{note}; {said}" if note else said
+
+
+def spend_of(used: StepUsage, total_seconds: float, answer_seconds: float) -> Spend:
+    """What one `ask` spent: the LLM calls and tokens (paid and cached), and the seconds of its
+    stages (retrieval as the search measured it; `answer`, the search answer written after it)."""
+    return Spend(used.calls, used.cached, used.tokens_in + used.cached_tokens_in,
+                 used.tokens_out + used.cached_tokens_out,
+                 {"total": round(total_seconds, 4), "answer": round(answer_seconds, 4)})
