@@ -1,0 +1,101 @@
+"""A living index, compared row for row (store_state) with one built from scratch: adding documents
+in two runs, removing a tenth of them, and reading while an index run writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from store_state import store_state
+from testkit import REPO, BagOfWordsEmbedder
+
+from hopgraph.cli.demo import sample_path
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.eval.questions import pooled_corpus
+
+RECORDS = 6  # 60 paragraphs of the bundled HotpotQA sample, with their name links
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return pooled_corpus(json.loads(sample_path().read_text(encoding="utf-8"))[:RECORDS], "eval:living")
+
+
+def fresh_state(path: Path, docs) -> dict:
+    with HopGraph(str(path), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index_documents(docs)
+        hg.extract_without_llm()
+        return store_state(hg.store)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def location(request, tmp_path) -> str:
+    return request.getfixturevalue("pg_url") if request.param == "postgres" else str(tmp_path / "living.db")
+
+
+def test_adding_the_second_half_equals_indexing_everything_at_once(docs, location, tmp_path):
+    half = len(docs) // 2
+    with HopGraph(location, Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index_documents(docs[:half])
+        hg.extract_without_llm()
+        hg.index_documents(docs)  # the same source: the first half unchanged, the second half new
+        hg.extract_without_llm()
+        incremental = store_state(hg.store)
+    assert incremental == fresh_state(tmp_path / "whole.db", docs)
+    assert incremental["links"] and incremental["relations"]  # something to compare
+
+
+def test_removing_a_tenth_equals_never_adding_it(docs, location, tmp_path):
+    removed = docs[::10]
+    kept = [d for d in docs if d not in removed]
+    with HopGraph(location, Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index_documents(docs)
+        hg.extract_without_llm()
+        ids = [str(d.id) for d in hg.store.active_documents().values() if d.title in {r.title for r in removed}]
+        hg.remove(ids)
+        hg.extract_without_llm()  # rebuilds the graph from the facts that remain
+        after = store_state(hg.store)
+    assert after == fresh_state(tmp_path / "kept.db", kept)
+    gone = {d.title for d in removed}
+    assert not any(link[0][0] in gone or link[1][0] in gone for link in after["links"])
+    assert not any(chunk[0] in gone for rel in after["relations"] for chunk in rel[3])
+
+
+READER = """
+import json, sys
+sys.path.insert(0, {support!r})
+from testkit import BagOfWordsEmbedder
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+seen = []
+for _ in range({reads}):
+    with HopGraph({store!r}, Settings(), embedder=BagOfWordsEmbedder(), quiet=True, create=False) as hg:
+        hits = hg.search("Who directed the film?", method="hybrid+names+links").hits
+        seen.append([len(hg.store.active_documents()), len(hg.store.chunk_table()), len(hits)])
+print(json.dumps(seen))
+"""
+
+
+def test_readers_see_the_old_or_the_new_index_never_half_of_one(docs, tmp_path):
+    store = tmp_path / "busy.db"
+    half = len(docs) // 2
+    with HopGraph(str(store), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index_documents(docs[:half])
+        before = (len(hg.store.active_documents()), len(hg.store.chunk_table()))
+    script = READER.format(support=str(REPO / "tests" / "support"), reads=40, store=str(store))
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    reader = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    with HopGraph(str(store), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        hg.index_documents(docs)
+        after = (len(hg.store.active_documents()), len(hg.store.chunk_table()))
+    out, err = reader.communicate(timeout=300)
+    assert reader.returncode == 0, err  # zero failed reads
+    seen = json.loads(out)
+    assert len(seen) == 40 and all(hits == 5 for *_, hits in seen)
+    assert {(documents, chunks) for documents, chunks, _ in seen} <= {before, after}

@@ -1,0 +1,67 @@
+"""A hopgraph run that kills itself with SIGKILL at a chosen moment (run as a child process by
+tests/test_crash.py): `python crash_run.py STORE DOCS.json WHERE`.
+
+WHERE: `embed` — after the second committed batch of vectors; `apply` — inside the index run's
+final write transaction, after its documents and chunks are written and before the commit;
+`extract` — after the first committed batch of the no-LLM extractors. SIGKILL is what `kill -9`
+and the OOM killer send: no handler, no cleanup, no flush."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+from testkit import BagOfWordsEmbedder
+
+import hopgraph.kg.build
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.ingest import embedding
+from hopgraph.records.documents import Document
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def main() -> None:
+    store, docs_file, where = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    docs = [Document(**d) for d in json.loads(docs_file.read_text(encoding="utf-8"))]
+    embedding.EMBED_COMMIT_EVERY = 16  # several batches, so a kill lands between two of them
+    hopgraph.kg.build.BATCH = 8
+    saved = {"batches": 0}
+    if where == "embed":
+        original = embedding._embed_batch
+
+        def embed_then_die(*args, **kwargs):
+            original(*args, **kwargs)
+            saved["batches"] += 1
+            if saved["batches"] == 2:
+                die()
+        embedding._embed_batch = embed_then_die
+    with HopGraph(store, Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        if where == "apply":
+            original_apply = hg.store.apply
+
+            def apply_then_die(change, build_graph, meta, run):
+                def build_and_die(table):
+                    build_graph(table)
+                    die()  # the documents, chunks and graph rows are written, the commit is not
+                return original_apply(change, build_and_die, meta, run)
+            hg.store.apply = apply_then_die
+        hg.index_documents(docs)
+        if where == "extract":
+            original_save = hg.store.save_facts
+
+            def save_then_die(facts):
+                original_save(facts)
+                die()
+            hg.store.save_facts = save_then_die
+            hg.extract_without_llm()
+
+
+if __name__ == "__main__":
+    main()
