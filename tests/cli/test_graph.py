@@ -17,6 +17,7 @@ import hopgraph.cli.app
 from hopgraph.engine import HopGraph
 from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.query.paths import DEPENDS_ON
+from hopgraph.store import open_store
 
 # --- import-triples ----------------------------------------------------------------------------------
 
@@ -31,6 +32,22 @@ def test_import_triples_prints_what_it_imported_and_skipped(store, workdir):
     assert (triples, skipped, new_docs) == (6, 1, 1)
     assert (entities, relations, reviews) == (7, 6, 1)  # the two Kallur names wait for a reviewer
     assert skips == ["  skipped line 7: empty object"]
+
+
+def test_a_triples_source_may_be_the_document_id_or_its_path(store, workdir):
+    opened = open_store(str(store), create=False)
+    ids = {d.source.rsplit("/", 1)[-1]: (d.id, d.source) for d in opened.active_documents().values()}
+    opened.close()
+    profile_id, _ = ids["01_anvaya_profile.md"]
+    _, contract_path = ids["03_zephyra_contract.md"]
+    (workdir / "by_id.csv").write_text("subject,relation,object,source\n"
+                                       f"Anvaya Foundry,OWNS,Hosur plant,{profile_id}\n"
+                                       f"Zephyra Motors,USES,calipers,{contract_path}\n", encoding="utf-8")
+    out = invoke("import-triples", str(workdir / "by_id.csv"), "--store", str(store))
+    assert out.startswith("2 triples imported (0 skipped, 0 new source documents)")
+    paths = json.loads(invoke("paths", "--to", "Anvaya Foundry", "--direction", "out", "--max-hops", "1",
+                              "--follow", "all", "--json", "--store", str(store)))
+    assert [path[0]["doc_id"] for path in paths] == [profile_id]
 
 
 def test_import_triples_with_a_missing_column_exits_2_naming_it(store, workdir, monkeypatch, capsys):

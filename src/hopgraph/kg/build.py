@@ -131,7 +131,8 @@ def import_triples(store: Store, embedder: Embedder, path: Path, settings: Setti
 
 
 def _documents_by_name(table: ChunkTable, skip_source: str | None = None) -> dict[str, int]:
-    """Document id by title, by file name and by file stem of its source (`audit-07.md`, `audit-07`)."""
+    """Document id by title, by file name and by file stem of its source (`audit-07.md`, `audit-07`),
+    by its whole source path, and by the id itself (`12`, as `hopgraph remove` takes it)."""
     names: dict[str, int] = {}
     documents = [(d, t) for d, t in table.titles.items() if table.sources.get(d) != skip_source]
     for doc_id, title in documents:
@@ -139,6 +140,9 @@ def _documents_by_name(table: ChunkTable, skip_source: str | None = None) -> dic
     for doc_id, _ in documents:
         names.setdefault(Path(table.sources[doc_id]).name, doc_id)
         names.setdefault(Path(table.sources[doc_id]).stem, doc_id)
+        names.setdefault(table.sources[doc_id], doc_id)
+    for doc_id, _ in documents:
+        names.setdefault(str(doc_id), doc_id)
     return names
 
 
