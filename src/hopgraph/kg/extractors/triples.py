@@ -1,8 +1,8 @@
 """Structured import: relations a user already has (a database export) as a CSV of triples.
 
 Header `subject,relation,object,source` plus optional `date`, `subject_type`, `object_type`.
-`source` names the document that states the fact (its title, file name, path or id); a source that is not an
-indexed document becomes one, whose text is its triples written as sentences, so every edge still
+`source` names the document that states the fact (its title, file name, path or id); a source that
+is not an indexed document becomes one, whose text is its triples written as sentences, so every edge still
 points at a chunk. Rows with an empty field are skipped and counted, never half-imported.
 """
 
