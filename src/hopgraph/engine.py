@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 
-from hopgraph.communities.leiden import build_communities
+from hopgraph.communities.incremental import current_tree
 from hopgraph.communities.refresh import refresh_reports
 from hopgraph.communities.reports import ReportRun, representative_chunks
 from hopgraph.config import Settings, load_settings
@@ -214,17 +214,11 @@ class HopGraph:
 
     # --- communities and reports -------------------------------------------------------------------
 
-    def communities(self, rebuild: bool = False) -> CommunityTree:
-        """The hierarchical Leiden tree of the current knowledge graph (built once, then stored)."""
-        tree = None if rebuild else self.store.community_tree()
-        if tree is None:
-            graph = self.knowledge_graph
-            if not graph.relations:
-                raise HopgraphError("the knowledge graph has no relations yet: run `hopgraph extract` "
-                                    "(the no-LLM concept graph, or the LLM's) or `hopgraph import-triples` first")
-            tree = build_communities(graph, self.settings.community_max_size, self.settings.community_levels)
-            self.store.replace_communities(tree)
-        return tree
+    def communities(self, rebuild: bool = False, if_changed: float | None = None) -> CommunityTree:
+        """The hierarchical Leiden tree of the current knowledge graph (built once, then stored); with
+        `if_changed`, a graph changed in at most that share of its entities keeps its partition."""
+        return current_tree(self.store, lambda: self.knowledge_graph, self.settings.community_max_size,
+                            self.settings.community_levels, rebuild, if_changed)
 
     def reports(self, use_llm: bool | None = None, progress: object = None) -> ReportRun:
         """A report per community: by the LLM when one is configured (or `use_llm`), else extractive,

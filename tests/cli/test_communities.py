@@ -21,9 +21,32 @@ def test_communities_prints_levels_and_sizes(imported):
 
 def test_reports_are_written_extractively_with_citations(imported):
     out = invoke("reports", "--store", str(imported), "--extractive", "--show", "1")
-    assert re.search(r"^\d+ reports \(extractive\); 0 failed", out, re.MULTILINE)
+    assert re.search(r"^(\d+) reports \(extractive\): 0 reused, \1 written, 0 dropped \(communities gone\); "
+                     r"0 failed", out, re.MULTILINE)
     assert "[community " in out and "[chunks " in out
     assert re.search(r"^Labels: \S", out, re.MULTILINE)  # the community's labels, shown with its report
+
+
+SMALL_CHANGE = "subject,relation,object,source\nAnvaya Foundry,OWNS,Hosur grey-iron plant,01_anvaya_profile.md\n"
+
+
+def test_if_changed_keeps_the_partition_after_a_small_change_and_rewrites_only_changed_reports(imported, workdir):
+    store = str(imported)
+    first = invoke("communities", "--store", store, "--if-changed")
+    assert "partitioned again" in first
+    reports = invoke("reports", "--store", store, "--extractive", "--show", "0")
+    total = int(re.match(r"(\d+) reports", reports).group(1))
+    again = invoke("communities", "--store", store, "--if-changed")
+    assert "stored (the graph has not changed" in again
+    (workdir / "more.csv").write_text(SMALL_CHANGE, encoding="utf-8")
+    invoke("import-triples", str(workdir / "more.csv"), "--store", store)  # one entity more of 7: 2 change
+    loose = invoke("communities", "--store", store, "--if-changed", "--threshold", "0.5")
+    assert re.search(r"kept the previous partition: \d+\.\d% of entities changed \(threshold 50%\)", loose)
+    after = invoke("reports", "--store", store, "--extractive", "--show", "0")
+    reused, written = map(int, re.search(r"(\d+) reused, (\d+) written", after).groups())
+    assert written >= 1 and reused + written == int(re.match(r"(\d+) reports", after).group(1)) >= total
+    strict = invoke("communities", "--store", store, "--rebuild", "--if-changed", "--threshold", "0.01")
+    assert "partitioned again" in strict
 
 
 def test_reports_estimate_counts_a_call_per_community_and_spends_nothing(imported):

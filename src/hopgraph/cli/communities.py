@@ -13,17 +13,22 @@ from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
 
 def communities(store: StoreOpt = None,
                 rebuild: Annotated[bool, typer.Option("--rebuild", help="Partition the graph again.")] = False,
+                if_changed: Annotated[bool, typer.Option("--if-changed", help="After the graph changed, run Leiden "
+                                                         "again only if more than --threshold of its entities "
+                                                         "changed; else keep the previous partition.")] = False,
+                threshold: Annotated[float, typer.Option("--threshold", min=0.0, max=1.0)] = 0.1,
                 as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
                 quiet: QuietOpt = False) -> None:
     """Hierarchical Leiden communities of the knowledge graph: levels, counts and sizes."""
     with open_hopgraph(store, quiet) as hg:
-        tree = hg.communities(rebuild=rebuild)
+        tree = hg.communities(rebuild=rebuild, if_changed=threshold if if_changed else None)
         stats = tree.stats()
+        stats["how"] = tree.how or "stored (the graph has not changed since it was built)"
         if as_json:
             typer.echo(json.dumps(stats, indent=2))
             return
         typer.echo(f"{stats['communities']} communities in {stats['levels']} level(s) "
-                   f"(max size {hg.settings.community_max_size}; built in {tree.seconds:.2f} s)")
+                   f"(max size {hg.settings.community_max_size}; built in {tree.seconds:.2f} s): {stats['how']}")
         for level in stats["per_level"]:  # type: ignore[attr-defined]
             typer.echo(f"  level {level['level']}: {level['communities']} communities, sizes "
                        f"{level['min']}–{level['max']} (median {level['median']})")
@@ -51,8 +56,10 @@ def reports(store: StoreOpt = None,
         with counter("reports", quiet) as update:
             run = hg.reports(use_llm=llm, progress=update)
         writer = run.reports[0].model if run.reports else "-"
-        typer.echo(f"{len(run.reports)} reports ({writer}); {len(run.failed)} failed; "
-                   f"{run.from_children} written from sub-community reports")
+        typer.echo(f"{len(run.reports)} reports ({writer}): {run.reused} reused, "
+                   f"{len(run.reports) - run.reused - len(run.failed)} written, {run.dropped} dropped "
+                   f"(communities gone); {len(run.failed)} failed; {run.from_children} written from "
+                   f"sub-community reports")
         for community_id, error in run.failed[:10]:
             typer.echo(f"  community {community_id} failed: {error}")
         for report in sorted(run.reports, key=lambda r: (-r.rating, r.level, r.community_id))[:show]:

@@ -33,6 +33,9 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
     # Labels are computed once, for every report that has none (new, or stored before labels).
     labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts)}
     store.save_reports([r for r in run.reports if r.hash not in stored or id(r) in labelled])
+    current = {c.hash for c in tree.communities}
+    run.reused = sum(c.hash in stored for c in tree.communities)
+    run.dropped = len(set(stored) - current)
     return run
 
 

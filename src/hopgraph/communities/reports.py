@@ -132,6 +132,8 @@ class ReportRun:
     failed: list[tuple[int, str]] = field(default_factory=list)  # (community id, error)
     from_children: int = 0  # written from sub-community reports (raw material overflowed)
     dropped_citations: int = 0  # chunk ids the model cited that were not in its material
+    reused: int = 0  # reports found again by their community's content hash (communities/refresh.py)
+    dropped: int = 0  # stored reports of communities that no longer exist (kept, by hash, unused)
 
 
 def material(graph: KnowledgeGraph, community: Community, chunk_texts: ChunkTexts, budget_tokens: int,

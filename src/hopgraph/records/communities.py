@@ -27,6 +27,7 @@ class Community:
 class CommunityTree:
     communities: list[Community]  # position = id; parents before children
     seconds: float = 0.0
+    how: str = ""  # how this tree came to be, when it was just made (communities/incremental.py)
 
     def __len__(self) -> int:
         return len(self.communities)
