@@ -83,7 +83,7 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
         return scores, {}
     question_vector = index.embedder.embed_query(question)
     timer.step("embed question")
-    cosine = stages.vector_scores(index, question_vector)
+    cosine = stages.vector_scores(index, question_vector, budget.candidates)
     timer.step("vector")
     if ranker == "vector":
         return cosine, {}

@@ -9,19 +9,15 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from hopgraph.retrieval.index import SearchIndex
-
-# One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
-# the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
-_THREADS = ThreadpoolController()
+from hopgraph.retrieval.vector_search import MIN_CANDIDATES
 
 
-def vector_scores(index: SearchIndex, question_vector: np.ndarray) -> np.ndarray:
-    """Cosine similarity of the question with every chunk (vectors are normalised)."""
-    with _THREADS.limit(limits=1, user_api="blas"):
-        return index.vectors @ question_vector
+def vector_scores(index: SearchIndex, question_vector: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+    """Cosine similarity of the question with every chunk (vectors are normalised); through an ANN
+    index, with every row but the best `depth` or more at a floor (retrieval/vector_search.py)."""
+    return index.vector_search.scores(question_vector, depth)  # type: ignore[union-attr]
 
 
 def bm25_scores(index: SearchIndex, question: str) -> np.ndarray:

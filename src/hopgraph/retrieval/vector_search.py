@@ -1,0 +1,106 @@
+"""The vector ranker's one search: exact (a matrix-vector product) or, for large stores, an ANN index.
+
+Every ranker returns a dense score per chunk row (fusion and link ordering are array operations),
+so both searches return one: exact search the cosine of every row; ANN search the exact cosine of
+the rows it finds (re-scored from the vector matrix, so a score means the same on both paths) and
+`FLOOR` — the least a cosine can be — for every other row, which ranks no unfound row above a
+found one and, being ≤ 0, is "not ranked" for fusion.
+
+The ANN index is faiss's IVF (inverted lists over k-means cells, exhaustive within the `probes`
+nearest cells), chosen by measurement (bench/ann_libraries.py, docs/BENCHMARKS.md): on two cores it
+builds ~20× faster than any HNSW (usearch, hnswlib, faiss's own) at the same recall@10, and it is
+read memory-mapped from the snapshot (IO_FLAG_MMAP), so opening it costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+# One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
+# the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
+_THREADS = ThreadpoolController()
+FLOOR = -1.0  # the score of a row the ANN search did not find: no cosine is lower
+MIN_CANDIDATES = 100  # rows an ANN search re-scores at least (fusion looks at the top 100)
+PROBES = 32  # IVF cells searched per query (recall@10 ≥ 0.97 at 100k and 1M, docs/BENCHMARKS.md)
+
+
+class ExactSearch:
+    """Cosine of the question with every row (the vectors are L2-normalised)."""
+
+    def __init__(self, vectors: np.ndarray) -> None:
+        self.vectors = vectors
+
+    def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        with _THREADS.limit(limits=1, user_api="blas"):
+            return np.asarray(self.vectors @ query)
+
+
+class AnnSearch:
+    """The exact cosine of the rows an IVF index finds nearest, `FLOOR` for the rest."""
+
+    def __init__(self, index: object, vectors: np.ndarray, probes: int = PROBES) -> None:
+        self.index, self.vectors, self.probes = index, vectors, probes
+
+    def candidates(self, query: np.ndarray, k: int) -> np.ndarray:
+        """The rows the index finds nearest the query (at most k; fewer in a tiny store)."""
+        import faiss
+
+        faiss.extract_index_ivf(self.index).nprobe = self.probes
+        with _THREADS.limit(limits=1):  # one query: faiss's OpenMP threads only cost (as BLAS above)
+            _, rows = self.index.search(np.asarray(query, dtype=np.float32)[None, :], k)  # type: ignore[attr-defined]
+        rows = rows[0]
+        return rows[rows >= 0]
+
+    def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        rows = np.sort(self.candidates(query, max(depth, MIN_CANDIDATES)))  # in row order: fewer page faults
+        out = np.full(len(self.vectors), FLOOR, dtype=np.float32)
+        with _THREADS.limit(limits=1, user_api="blas"):
+            out[rows] = self.vectors[rows] @ query
+        return out
+
+
+VectorSearch = ExactSearch | AnnSearch
+
+
+def cells_for(n: int) -> int:
+    """IVF cells for n vectors: ~2√n (faiss suggests 4–16√n for big sets; fewer cells train and
+    assign faster on two cores, and `PROBES` of them still reach recall@10 ≥ 0.95)."""
+    return max(16, min(16384, round(2 * math.sqrt(n))))
+
+
+def build_ann(vectors: np.ndarray, seed: int = 0) -> object:
+    """An IVF-flat inner-product index over the rows (row i is id i), trained on a sample of rows."""
+    import faiss
+
+    n, dim = vectors.shape
+    cells = cells_for(n)
+    faiss.omp_set_num_threads(os.cpu_count() or 1)
+    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, cells, faiss.METRIC_INNER_PRODUCT)
+    # 30 rows per cell trains k-means well (faiss warns below 39); sampled in row order for locality
+    sample = np.sort(np.random.default_rng(seed).choice(n, size=min(n, 30 * cells), replace=False))
+    index.cp.min_points_per_centroid = 1  # a small store's few points per cell is expected, not a warning
+    index.train(np.ascontiguousarray(vectors[sample], dtype=np.float32))
+    for start in range(0, n, 100_000):  # in blocks: a memory-mapped matrix is never copied whole
+        index.add(np.ascontiguousarray(vectors[start : start + 100_000], dtype=np.float32))
+    return index
+
+
+def save_ann(index: object, path: str) -> None:
+    import faiss
+
+    faiss.write_index(index, path)
+
+
+def load_ann(path: str) -> object:
+    """The saved index, memory-mapped read-only: its inverted lists are paged in as probed."""
+    import faiss
+
+    return faiss.read_index(path, faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+
+
+def ann_size(index: object) -> int:
+    return int(index.ntotal)  # type: ignore[attr-defined]
