@@ -129,6 +129,7 @@ def write_snapshot(index: SearchIndex, root: Path, key: str, meta: dict[str, str
     of the store are removed once the new one is in place."""
     root.mkdir(parents=True, exist_ok=True)
     temp = root / f".tmp-{os.getpid()}-{uuid.uuid4().hex}"
+    final, aside = root / key, root / f".tmp-{os.getpid()}-old-{uuid.uuid4().hex}"
     temp.mkdir()
     try:
         _write_files(index, temp, ann)
@@ -139,14 +140,13 @@ def write_snapshot(index: SearchIndex, root: Path, key: str, meta: dict[str, str
             _fsync(temp / name)
         (temp / "manifest.json").write_text(json.dumps(manifest, indent=1))  # last: its presence means complete
         _fsync(temp / "manifest.json")
-        final = root / key
-        try:
-            temp.rename(final)
-        except OSError:  # another process put the same snapshot in place first: keep theirs
-            if not (final / "manifest.json").is_file():
-                raise
+        if final.exists():  # one that did not read back (else we would not be writing), or a racing
+            # writer's twin of ours: moved aside whole (a rename), so the name never holds a mix
+            final.rename(aside)
+        temp.rename(final)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+        shutil.rmtree(aside, ignore_errors=True)
     _remove_others(root, key)
     return final
 
