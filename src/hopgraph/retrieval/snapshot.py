@@ -186,7 +186,8 @@ def read_snapshot(directory: Path, key: str, store: DocumentStore, embedder: Emb
 
 
 def _read_files(directory: Path, rows: int, store: DocumentStore, embedder: Embedder) -> SearchIndex | None:
-    columns = {name: np.load(directory / f"{name}.npy", mmap_mode="r") for name in COLUMNS}
+    # read whole, not mapped: a few bytes a row, indexed row by row all through a query
+    columns = {name: np.load(directory / f"{name}.npy") for name in COLUMNS}
     vectors = np.load(directory / "vectors.npy", mmap_mode="r")
     indptr = np.load(directory / "link_indptr.npy")
     indices = np.load(directory / "link_indices.npy")
