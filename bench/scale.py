@@ -28,6 +28,7 @@ import itertools
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -219,7 +220,8 @@ def query_child(location: str, n: int, threshold: int | None, queries: int) -> d
         if i >= 20:  # the first 20 warm the caches
             times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    result = {"open_s": round(opened, 2), "p50_ms": round(statistics.median(times), 2),
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before recall's exact pass
+    result = {"open_s": round(opened, 2), "p50_ms": round(statistics.median(times), 2), "peak_rss_mb": round(peak, 1),
               "p95_ms": round(times[int(0.95 * len(times))], 2), "queries": len(times),
               "load_seconds": {k: round(v, 3) for k, v in index.load_seconds.items()}}
     if threshold is not None and len(index) >= threshold:
@@ -228,7 +230,6 @@ def query_child(location: str, n: int, threshold: int | None, queries: int) -> d
         truth = np.array([top_rows(exact.scores(q), 10) for q in probe])
         found = np.array([top_rows(index.vector_search.scores(q, 100), 10) for q in probe])
         result["recall_at_10"] = round(recall_at(found, truth), 4)
-    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return result
 
 
@@ -266,11 +267,13 @@ def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse:
         _remove_store(location)
         row["build"] = build_store(location, Corpus(n))
         print(f"  store written: {row['build']}", flush=True)
+    root = snapshot_root(location)
+    if root is not None and root.is_dir():  # measure the snapshot's build, not a read of an old one
+        shutil.rmtree(root)
     row["snapshot"] = open_for_search(location, None)
     print(f"  snapshot: {row['snapshot']}", flush=True)
-    row["ann"] = open_for_search(location, 0)
-    print(f"  ann: {row['ann']}", flush=True)
-    root = snapshot_root(location)
+    row["ann_index"] = open_for_search(location, 0)
+    print(f"  ann index: {row['ann_index']}", flush=True)
     if not location.startswith(("postgresql:", "postgres:")):
         row["disk_mb"] = {"store": disk_mb(Path(location)), "snapshot": disk_mb(root) if root else 0.0}
     for mode, threshold in (("exact", None), ("ann", 0)):
@@ -285,8 +288,6 @@ def _exists(location: str) -> bool:
 
 
 def _remove_store(location: str) -> None:
-    import shutil
-
     for path in Path(location).parent.glob(Path(location).name + "*"):
         shutil.rmtree(path) if path.is_dir() else path.unlink()
 
@@ -304,7 +305,7 @@ def print_table(rows: list[dict]) -> None:
     for r in rows:
         b = r.get("build", {})
         print(f"{r['chunks']:>9,} {b.get('generate_s', 0):>10.1f} {b.get('vectors_write_s', 0):>9.1f} "
-              f"{b.get('apply_s', 0):>8.1f} {r['snapshot']['total_s']:>10} {r['ann'].get('ann_build', 0):>11}")
+              f"{b.get('apply_s', 0):>8.1f} {r['snapshot']['total_s']:>10} {r['ann_index'].get('ann_build', 0):>11}")
 
 
 def main() -> None:
