@@ -13,7 +13,7 @@ from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.records.documents import Document
-from hopgraph.retrieval.lazy_table import LazyTexts
+from hopgraph.retrieval.lazy_table import LazyTexts, StringTable
 from hopgraph.retrieval.snapshot import ANN_FILE, snapshot_key, snapshot_root
 from hopgraph.retrieval.vector_search import FLOOR, AnnSearch, ExactSearch, build_ann
 
@@ -219,3 +219,13 @@ def test_above_the_threshold_search_goes_through_the_ann_index_and_finds_the_sam
     assert set(again.search_index.load_seconds) == {"snapshot_read", "ann_load"}
     assert isinstance(again.search_index.vector_search, AnnSearch)
     again.close()
+
+
+def test_a_string_table_reads_like_the_dict_it_was_made_from():
+    mapping = {7: "Zürich", 2: "", 40: "Big Stone Gap (film)", -3: "négatif"}
+    table = StringTable.of(mapping)
+    assert dict(table) == mapping and len(table) == 4 and list(table) == sorted(mapping)
+    assert table.get(5, "none") == "none" and table.get(40) == "Big Stone Gap (film)"
+    with pytest.raises(KeyError):
+        table[41]
+    assert dict(StringTable.of({})) == {}

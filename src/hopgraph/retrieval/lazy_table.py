@@ -7,7 +7,7 @@ texts by row that asks the store for the rows it is indexed by, in batches, and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
 import numpy as np
@@ -81,13 +81,45 @@ class Column(Sequence):
         return None if self._optional and value < 0 else self._kind(value)
 
 
+class StringTable(Mapping[int, str]):
+    """An int → str mapping held as three arrays (sorted keys, byte offsets, UTF-8 bytes), so a
+    snapshot maps a quarter of a million titles in milliseconds instead of unpickling a dict; a
+    query reads the few it shows."""
+
+    def __init__(self, keys: np.ndarray, offsets: np.ndarray, blob: np.ndarray) -> None:
+        self.keys, self.offsets, self.blob = keys, offsets, blob
+
+    @classmethod
+    def of(cls, mapping: Mapping[int, str]) -> StringTable:
+        keys = np.asarray(sorted(mapping), dtype=np.int64)
+        encoded = [mapping[int(k)].encode("utf-8") for k in keys]
+        offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(e) for e in encoded])
+        return cls(keys, offsets, np.frombuffer(b"".join(encoded), dtype=np.uint8))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"keys": self.keys, "offsets": self.offsets, "blob": self.blob}
+
+    def __getitem__(self, key: int) -> str:
+        i = int(np.searchsorted(self.keys, key))
+        if i == len(self.keys) or self.keys[i] != key:
+            raise KeyError(key)
+        return self.blob[self.offsets[i] : self.offsets[i + 1]].tobytes().decode("utf-8")
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.keys.tolist())
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
 def lazy_table(fetch: Callable[[list[int]], dict[int, str]], columns: dict[str, np.ndarray],
-               documents: dict[str, dict[int, str]]) -> ChunkTable:
+               documents: Mapping[str, Mapping[int, str]]) -> ChunkTable:
     """A ChunkTable over snapshot columns whose texts come from the store when asked for. It has
     no text hashes: those only serve to read vectors, and the snapshot holds the vectors."""
     ids = columns["ids"]
     return ChunkTable(ids=ids, doc_ids=columns["doc_ids"], texts=LazyTexts(fetch, ids),  # type: ignore[arg-type]
-                      text_hashes=[], titles=documents["titles"], sources=documents["sources"],
+                      text_hashes=[], titles=documents["titles"], sources=documents["sources"],  # type: ignore[arg-type]
                       title_sources=documents["title_sources"], ords=Column(columns["ords"]),  # type: ignore[arg-type]
                       pages=Column(columns["pages"], optional=True),  # type: ignore[arg-type]
                       continues=Column(columns["continues"], bool))  # type: ignore[arg-type]

@@ -4,7 +4,8 @@ Opening a store for search used to read every chunk text, vector and link and re
 text for BM25 — seconds at thousands of chunks, minutes at a million. A snapshot keeps the results
 as files a later process maps instead of rebuilding: the vectors as one float32 `.npy` matrix
 (memory-mapped), bm25s's own index files (memory-mapped), the link CSR arrays, the chunk table's
-row-aligned columns, the question-name automaton and the other name lookups (pickled), and the ANN
+row-aligned columns and its titles and sources (arrays), the question-name automaton and the other
+name lookups (pickled), and the ANN
 index of a large store. Chunk texts stay in the store: a snapshot's table reads the texts of the
 rows a query touches (retrieval/lazy_table.py).
 
@@ -36,15 +37,16 @@ from platformdirs import user_cache_dir
 from scipy import sparse
 
 from hopgraph.retrieval.index import SearchIndex, build_search_index
-from hopgraph.retrieval.lazy_table import lazy_table, table_columns
+from hopgraph.retrieval.lazy_table import StringTable, lazy_table, table_columns
 from hopgraph.retrieval.vector_search import AnnSearch, ann_size, build_ann, load_ann, save_ann
 from hopgraph.store.base import DocumentStore
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
 
-FORMAT = 1  # bump when the files change: older snapshots are then simply not found
+FORMAT = 2  # bump when the files change: older snapshots are then simply not found
 ANN_FILE = "ann.faiss"
 COLUMNS = ("ids", "doc_ids", "ords", "pages", "continues")
+STRINGS = ("titles", "sources", "title_sources", "name_surfaces")  # int → str tables (lazy_table.StringTable)
 
 
 def snapshot_root(location: str) -> Path | None:
@@ -162,9 +164,12 @@ def _write_files(index: SearchIndex, directory: Path, ann: object | None) -> Non
     np.save(directory / "link_names.npy", links.data)
     np.save(directory / "link_weights.npy", weights.data)
     table = index.table
-    _pickle(directory / "documents.pkl", {"titles": table.titles, "sources": table.sources,
-                                          "title_sources": table.title_sources})
-    _pickle(directory / "names.pkl", {"name_surfaces": index.name_surfaces, "rows_named": index.rows_named,
+    strings = {"titles": table.titles, "sources": table.sources, "title_sources": table.title_sources,
+               "name_surfaces": index.name_surfaces}
+    for name, mapping in strings.items():
+        for part, array in StringTable.of(mapping).arrays().items():
+            np.save(directory / f"{name}.{part}.npy", array)
+    _pickle(directory / "names.pkl", {"rows_named": index.rows_named,
                                       "display_names": index.display_names, "question_names": index.question_names,
                                       "partial_names": index.partial_names})
     if ann is not None:
@@ -195,15 +200,17 @@ def _read_files(directory: Path, rows: int, store: DocumentStore, embedder: Embe
     if (any(len(c) != rows for c in columns.values()) or vectors.shape[0] != rows or len(indptr) != rows + 1
             or not len(indices) == len(link_names) == len(link_weights) == indptr[-1]):
         return None
-    documents, names = _unpickle(directory / "documents.pkl"), _unpickle(directory / "names.pkl")
+    strings = {name: StringTable(*(np.load(directory / f"{name}.{part}.npy") for part in ("keys", "offsets", "blob")))
+               for name in STRINGS}
+    names = _unpickle(directory / "names.pkl")
     keyword = KeywordIndex.load(directory / "bm25")
     if keyword.n != rows:
         return None
     return SearchIndex(
-        table=lazy_table(store.chunk_texts, columns, documents), vectors=vectors, keyword=keyword,
+        table=lazy_table(store.chunk_texts, columns, strings), vectors=vectors, keyword=keyword,
         links=sparse.csr_matrix((link_names, indices, indptr), shape=(rows, rows)),
         link_weights=sparse.csr_matrix((link_weights, indices, indptr), shape=(rows, rows)),
-        name_surfaces=names["name_surfaces"], question_names=names["question_names"],
+        name_surfaces=strings["name_surfaces"], question_names=names["question_names"],  # type: ignore[arg-type]
         rows_named=names["rows_named"], display_names=names["display_names"],
         partial_names=names["partial_names"], embedder=embedder, origin="snapshot")
 
