@@ -87,7 +87,7 @@ class StringTable(Mapping[int, str]):
     query reads the few it shows."""
 
     def __init__(self, keys: np.ndarray, offsets: np.ndarray, blob: np.ndarray) -> None:
-        self.keys, self.offsets, self.blob = keys, offsets, blob
+        self._keys, self._offsets, self._blob = keys, offsets, blob  # not .keys: Mapping has keys()
 
     @classmethod
     def of(cls, mapping: Mapping[int, str]) -> StringTable:
@@ -98,19 +98,19 @@ class StringTable(Mapping[int, str]):
         return cls(keys, offsets, np.frombuffer(b"".join(encoded), dtype=np.uint8))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"keys": self.keys, "offsets": self.offsets, "blob": self.blob}
+        return {"keys": self._keys, "offsets": self._offsets, "blob": self._blob}
 
     def __getitem__(self, key: int) -> str:
-        i = int(np.searchsorted(self.keys, key))
-        if i == len(self.keys) or self.keys[i] != key:
+        i = int(np.searchsorted(self._keys, key))
+        if i == len(self._keys) or self._keys[i] != key:
             raise KeyError(key)
-        return self.blob[self.offsets[i] : self.offsets[i + 1]].tobytes().decode("utf-8")
+        return self._blob[self._offsets[i] : self._offsets[i + 1]].tobytes().decode("utf-8")
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self.keys.tolist())
+        return iter(self._keys.tolist())
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self._keys)
 
 
 def lazy_table(fetch: Callable[[list[int]], dict[int, str]], columns: dict[str, np.ndarray],
