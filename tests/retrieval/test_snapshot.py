@@ -12,8 +12,11 @@ from testkit import TINY_CORPUS, BagOfWordsEmbedder
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
+from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.records.documents import Document
 from hopgraph.retrieval.lazy_table import LazyTexts, StringTable
+from hopgraph.retrieval.name_lookup import load_names, save_names
+from hopgraph.retrieval.partial_names import PartialNames
 from hopgraph.retrieval.snapshot import ANN_FILE, snapshot_key, snapshot_root
 from hopgraph.retrieval.vector_search import FLOOR, AnnSearch, ExactSearch, build_ann
 
@@ -120,7 +123,7 @@ def test_an_unchanged_index_run_keeps_the_generation(store_path):
     hg.close()
 
 
-@pytest.mark.parametrize("damage", ["truncated vectors", "garbage pickle", "bad manifest", "no manifest",
+@pytest.mark.parametrize("damage", ["truncated vectors", "garbage array", "bad manifest", "no manifest",
                                     "missing bm25", "wrong row count"])
 def test_a_damaged_snapshot_is_rebuilt_not_trusted(store_path, damage):
     reference = open_graph(store_path)
@@ -130,8 +133,8 @@ def test_a_damaged_snapshot_is_rebuilt_not_trusted(store_path, damage):
     if damage == "truncated vectors":
         path = directory / "vectors.npy"
         path.write_bytes(path.read_bytes()[:-16])
-    elif damage == "garbage pickle":
-        path = directory / "names.pkl"
+    elif damage == "garbage array":
+        path = directory / "names.rows.npy"
         path.write_bytes(b"\x00" * path.stat().st_size)  # same size: only reading it shows the damage
     elif damage == "bad manifest":
         (directory / "manifest.json").write_text("{not json")
@@ -229,3 +232,28 @@ def test_a_string_table_reads_like_the_dict_it_was_made_from():
     with pytest.raises(KeyError):
         table[41]
     assert dict(StringTable.of({})) == {}
+
+
+SURFACES = ["new york", "new york city", "york", "big stone gap (film)", "big stone gap", "gap inc.", "strasse",
+            "o'neil", "x", "co-op", "état", "the", "2014", "city of york", "stone", "adriana trigiani"]
+
+
+def test_span_lookup_finds_what_the_automaton_finds(tmp_path):
+    rows_named = {s: [i, i + 100] for i, s in enumerate(SURFACES)}  # case-folded, as an index holds them
+    display = {s: s.title() for s in SURFACES}
+    save_names(tmp_path, MentionFinder(rows_named, casefold=True).surfaces, rows_named, display)
+    finder, rows, shown, partial = load_names(tmp_path)
+    automaton = MentionFinder(rows_named, casefold=True)
+    rng = np.random.default_rng(0)
+    pieces = [*SURFACES, "New York City", "STRASSE", "Straße", " ", ", ", "(", ")", "-", "big", "stone", "gapped",
+              "yorkshire", "’s", "Who", "?", "city"]
+    texts = ["Is New York City in York?", "Big Stone Gap (film) and Gap Inc.", "a straße, STRASSE and O'Neil",
+             "co-op", "", "newyork", "Yorkshire York"]
+    texts += ["".join(rng.choice(pieces, size=int(rng.integers(1, 12)))) for _ in range(400)]
+    for text in texts:
+        assert finder.find(text) == automaton.find(text), text
+        assert [finder.surfaces[i] for i in finder.find(text)] == [automaton.surfaces[i] for i in automaton.find(text)]
+    assert dict(rows) == rows_named and dict(shown) == display and rows.get("nowhere") is None
+    reference = PartialNames(rows_named)
+    for question in ["Who is Adriana Trigiani?", "Stone Gap Film", "City York", "New City", "the Big Gap"]:
+        assert partial.find(question, []) == reference.find(question, []), question

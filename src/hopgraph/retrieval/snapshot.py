@@ -4,8 +4,8 @@ Opening a store for search used to read every chunk text, vector and link and re
 text for BM25 — seconds at thousands of chunks, minutes at a million. A snapshot keeps the results
 as files a later process maps instead of rebuilding: the vectors as one float32 `.npy` matrix
 (memory-mapped), bm25s's own index files (memory-mapped), the link CSR arrays, the chunk table's
-row-aligned columns and its titles and sources (arrays), the question-name automaton and the other
-name lookups (pickled), and the ANN
+row-aligned columns and its titles and sources, the question-name lookups (retrieval/name_lookup.py),
+all as arrays — nothing is unpickled, nothing rebuilt per name — and the ANN
 index of a large store. Chunk texts stay in the store: a snapshot's table reads the texts of the
 rows a query touches (retrieval/lazy_table.py).
 
@@ -17,7 +17,7 @@ or, for a store at a URL, in the user cache directory; an in-memory store has no
 to a temporary directory and renamed into place, so a crash leaves no half snapshot under a valid
 name; one that does not read back (a truncated or damaged file, a manifest that does not match) is
 rebuilt, not trusted. A store written before generations existed is built in memory, as before,
-until its next index run. The pickles are trusted like the store beside them: both are the user's.
+until its next index run.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import contextlib
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import time
 import uuid
@@ -38,12 +37,13 @@ from scipy import sparse
 
 from hopgraph.retrieval.index import SearchIndex, build_search_index
 from hopgraph.retrieval.lazy_table import StringTable, lazy_table, table_columns
+from hopgraph.retrieval.name_lookup import load_names, save_names
 from hopgraph.retrieval.vector_search import AnnSearch, ann_size, build_ann, load_ann, save_ann
 from hopgraph.store.base import DocumentStore
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
 
-FORMAT = 2  # bump when the files change: older snapshots are then simply not found
+FORMAT = 3  # bump when the files change: older snapshots are then simply not found
 ANN_FILE = "ann.faiss"
 COLUMNS = ("ids", "doc_ids", "ords", "pages", "continues")
 STRINGS = ("titles", "sources", "title_sources", "name_surfaces")  # int → str tables (lazy_table.StringTable)
@@ -169,9 +169,7 @@ def _write_files(index: SearchIndex, directory: Path, ann: object | None) -> Non
     for name, mapping in strings.items():
         for part, array in StringTable.of(mapping).arrays().items():
             np.save(directory / f"{name}.{part}.npy", array)
-    _pickle(directory / "names.pkl", {"rows_named": index.rows_named,
-                                      "display_names": index.display_names, "question_names": index.question_names,
-                                      "partial_names": index.partial_names})
+    save_names(directory, index.question_names.surfaces, index.rows_named, index.display_names)
     if ann is not None:
         save_ann(ann, str(directory / ANN_FILE))
 
@@ -186,7 +184,7 @@ def read_snapshot(directory: Path, key: str, store: DocumentStore, embedder: Emb
             if (directory / name).stat().st_size != size:
                 return None
         return _read_files(directory, int(manifest["rows"]), store, embedder)
-    except (OSError, ValueError, KeyError, TypeError, EOFError, pickle.UnpicklingError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, IndexError, UnicodeDecodeError):
         return None  # missing, truncated, or not what we wrote: rebuilt, never trusted
 
 
@@ -202,7 +200,7 @@ def _read_files(directory: Path, rows: int, store: DocumentStore, embedder: Embe
         return None
     strings = {name: StringTable(*(np.load(directory / f"{name}.{part}.npy") for part in ("keys", "offsets", "blob")))
                for name in STRINGS}
-    names = _unpickle(directory / "names.pkl")
+    question_names, rows_named, display_names, partial_names = load_names(directory)
     keyword = KeywordIndex.load(directory / "bm25")
     if keyword.n != rows:
         return None
@@ -210,22 +208,9 @@ def _read_files(directory: Path, rows: int, store: DocumentStore, embedder: Embe
         table=lazy_table(store.chunk_texts, columns, strings), vectors=vectors, keyword=keyword,
         links=sparse.csr_matrix((link_names, indices, indptr), shape=(rows, rows)),
         link_weights=sparse.csr_matrix((link_weights, indices, indptr), shape=(rows, rows)),
-        name_surfaces=strings["name_surfaces"], question_names=names["question_names"],  # type: ignore[arg-type]
-        rows_named=names["rows_named"], display_names=names["display_names"],
-        partial_names=names["partial_names"], embedder=embedder, origin="snapshot")
-
-
-def _pickle(path: Path, value: object) -> None:
-    with path.open("wb") as f:
-        pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _unpickle(path: Path) -> dict:
-    with path.open("rb") as f:
-        value = pickle.load(f)
-    if not isinstance(value, dict):
-        raise ValueError(f"{path} is not a snapshot part")
-    return value
+        name_surfaces=strings["name_surfaces"], question_names=question_names,  # type: ignore[arg-type]
+        rows_named=rows_named, display_names=display_names,  # type: ignore[arg-type]
+        partial_names=partial_names, embedder=embedder, origin="snapshot")
 
 
 def _fsync(path: Path) -> None:
