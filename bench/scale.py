@@ -257,16 +257,19 @@ def child(location: str, n: int, threshold: int | None, queries: int) -> dict:
 def disk_mb(path: Path) -> float:
     if path.is_dir():
         return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
-    return round(sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file()) / 2**20, 1)
+    files = [path, *(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm"))]
+    return round(sum(p.stat().st_size for p in files if p.is_file()) / 2**20, 1)
 
 
 def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse: bool) -> dict:
     """Every number for one store location (a file path today; a PostgreSQL URL later)."""
     row: dict = {"chunks": n, "location": location}
-    if not (reuse and _exists(location)):
+    timings = Path(location + ".build.json")  # beside the store: a --reuse run reports its build
+    if not (reuse and _exists(location) and timings.is_file()):
         _remove_store(location)
-        row["build"] = build_store(location, Corpus(n))
-        print(f"  store written: {row['build']}", flush=True)
+        timings.write_text(json.dumps(build_store(location, Corpus(n))))
+    row["build"] = json.loads(timings.read_text())
+    print(f"  store written: {row['build']}", flush=True)
     root = snapshot_root(location)
     if root is not None and root.is_dir():  # measure the snapshot's build, not a read of an old one
         shutil.rmtree(root)
