@@ -6,10 +6,12 @@ the rows it finds (re-scored from the vector matrix, so a score means the same o
 `FLOOR` — the least a cosine can be — for every other row, which ranks no unfound row above a
 found one and, being ≤ 0, is "not ranked" for fusion.
 
-The ANN index is faiss's IVF (inverted lists over k-means cells, exhaustive within the `probes`
-nearest cells), chosen by measurement (bench/ann_libraries.py, docs/BENCHMARKS.md): on two cores it
-builds 7–13× faster than the HNSW indexes (usearch, hnswlib, faiss's own) at the same recall@10, and it is
-read memory-mapped from the snapshot (IO_FLAG_MMAP), so opening it costs milliseconds.
+The ANN index is faiss's IVF (inverted lists over k-means cells, exhaustive within the `PROBES`
+nearest cells), chosen by measurement (bench/ann_libraries.py, bench/ivf_cells.py,
+docs/BENCHMARKS.md): at 100k vectors on two cores it matched the HNSW indexes (usearch, hnswlib,
+faiss's own) in recall@10 and query time and built fastest; its build is plain k-means and
+assignment (BLAS, both cores), and it is read memory-mapped from the snapshot (IO_FLAG_MMAP), so
+opening it costs milliseconds.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from threadpoolctl import ThreadpoolController
 _THREADS = ThreadpoolController()
 FLOOR = -1.0  # the score of a row the ANN search did not find: no cosine is lower
 MIN_CANDIDATES = 100  # rows an ANN search re-scores at least (fusion looks at the top 100)
-PROBES = 32  # IVF cells searched per query (recall@10 0.99 at 100k, docs/BENCHMARKS.md)
+PROBES = 32  # IVF cells searched per query (recall@10 ≥ 0.99 at 100k and 1M, docs/BENCHMARKS.md)
 
 
 class ExactSearch:
