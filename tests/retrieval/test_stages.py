@@ -221,3 +221,22 @@ def test_top_rows_of_a_large_array_is_the_plain_partition(n, monkeypatch):
             plain = stages.top_rows(scores, k, exclude)
             monkeypatch.undo()
             assert np.array_equal(fast, plain), (scores[:5], k)
+
+
+@pytest.mark.parametrize(("n", "share"), [(50, 0.3), (5_000, 0.3), (100_000, 0.3), (100_000, 0.0005)])
+def test_fusing_the_ranked_rows_gives_the_dense_sum_to_the_bit(n, share):
+    """hybrid's fusion over the ranked rows only equals the dense sum it replaced, bit for bit
+    (a rare BM25 word: few rows score above 0; ANN's floor: few cosines do)."""
+    rng = np.random.default_rng(n)
+    cosine = rng.standard_normal(n).astype(np.float32) / 3
+    if share < 0.01:
+        cosine[rng.random(n) > share * 100] = -1.0
+    keyword = np.where(rng.random(n) < share, rng.random(n) * 10, 0.0).astype(np.float32)
+    keyword[: n // 10] = np.round(keyword[: n // 10])  # ties
+    for depth, k in [(100, 10), (7, 60), (n, 10)]:
+        ranks = [stages.rank_positions(cosine, depth), stages.rank_positions(keyword, depth)]
+        dense = stages.fuse_ranks(ranks, k)
+        dense += 1e-6 * cosine
+        ranked = [stages.ranked_rows(cosine, depth), stages.ranked_rows(keyword, depth)]
+        assert all(np.array_equal(stages.positions_of(r, n), p) for r, p in zip(ranked, ranks, strict=True))
+        assert np.array_equal(stages.fuse_ranked(ranked, k, 1e-6 * cosine), dense)

@@ -89,11 +89,11 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
         return cosine, {}
     keyword = stages.bm25_scores(index, question)
     timer.step("bm25")
-    ranks = {"vector": stages.rank_positions(cosine, budget.candidates),
-             "bm25": stages.rank_positions(keyword, budget.candidates)}
-    fused = stages.fuse_ranks(list(ranks.values()), rrf_k)
+    ranked = {"vector": stages.ranked_rows(cosine, budget.candidates),
+              "bm25": stages.ranked_rows(keyword, budget.candidates)}
+    ranks = {name: stages.positions_of(rows, len(cosine)) for name, rows in ranked.items()}
     # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
-    fused += 1e-6 * cosine
+    fused = stages.fuse_ranked(list(ranked.values()), rrf_k, 1e-6 * cosine)
     timer.step("fuse", f"reciprocal rank fusion, k={rrf_k}, depth={budget.candidates}")
     return fused, ranks
 

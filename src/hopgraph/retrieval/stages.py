@@ -34,6 +34,40 @@ def rank_positions(scores: np.ndarray, depth: int) -> np.ndarray:
     return ranks
 
 
+def ranked_rows(scores: np.ndarray, depth: int) -> np.ndarray:
+    """The rows `rank_positions` ranks, in rank order (its rank r is position r - 1 here).
+
+    Only a score > 0 is ranked, so where few rows score above 0 (BM25 of rare words, ANN search's
+    floor) the best of those few are the answer: they come first in the order top_rows sorts by,
+    and among themselves keep its ties by row (a million rows: ~1 ms instead of ~15)."""
+    if len(scores) >= LARGE:
+        positive = np.flatnonzero(scores > 0)
+        if len(positive) <= len(scores) // 4:
+            return positive[top_rows(scores[positive], depth)]
+    top = top_rows(scores, depth)
+    return top[scores[top] > 0]
+
+
+def positions_of(ranked: np.ndarray, n: int) -> np.ndarray:
+    """`rank_positions` as an array from `ranked_rows`: 1-based rank, 0 for rows not ranked."""
+    ranks = np.zeros(n, dtype=np.int64)
+    ranks[ranked] = np.arange(1, len(ranked) + 1)
+    return ranks
+
+
+def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: np.ndarray) -> np.ndarray:
+    """`fuse_ranks` of the rankings' positions plus `tiebreak`, adding in the same order row by row
+    (each ranking's 1 / (k + rank), then the tie-break), so the sums are the same to the bit; but it
+    touches only the ranked rows, where the dense sum touched every row once per ranking."""
+    rows = np.unique(np.concatenate(rankings)) if rankings else np.zeros(0, dtype=np.int64)
+    partial = np.zeros(len(rows), dtype=np.float64)
+    for ranked in rankings:
+        partial[np.searchsorted(rows, ranked)] += 1.0 / (k + np.arange(1, len(ranked) + 1))
+    fused = np.array(tiebreak, dtype=np.float64)  # a row no ranking reached: 0 + tie-break is the tie-break
+    fused[rows] = partial + fused[rows]
+    return fused
+
+
 def reciprocal_rank_fusion(rankings: list[np.ndarray], k: int, depth: int) -> np.ndarray:
     """RRF: each ranking adds 1 / (k + rank) for the rows in its top `depth`.
 

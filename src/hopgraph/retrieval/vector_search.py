@@ -52,16 +52,15 @@ class AnnSearch:
         import faiss
 
         faiss.extract_index_ivf(self.index).nprobe = self.probes
-        with _THREADS.limit(limits=1):  # one query: faiss's OpenMP threads only cost (as BLAS above)
-            _, rows = self.index.search(np.asarray(query, dtype=np.float32)[None, :], k)  # type: ignore[attr-defined]
+        faiss.omp_set_num_threads(1)  # one query: OpenMP threads only cost (as BLAS's above)
+        _, rows = self.index.search(np.asarray(query, dtype=np.float32)[None, :], k)  # type: ignore[attr-defined]
         rows = rows[0]
         return rows[rows >= 0]
 
     def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
         rows = np.sort(self.candidates(query, max(depth, MIN_CANDIDATES)))  # in row order: fewer page faults
         out = np.full(len(self.vectors), FLOOR, dtype=np.float32)
-        with _THREADS.limit(limits=1, user_api="blas"):
-            out[rows] = self.vectors[rows] @ query
+        out[rows] = self.vectors[rows] @ query  # a hundred rows: too small for BLAS to thread
         return out
 
 
