@@ -27,7 +27,6 @@ import hashlib
 import itertools
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -220,7 +219,7 @@ def query_child(location: str, n: int, threshold: int | None, queries: int) -> d
         if i >= 20:  # the first 20 warm the caches
             times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before recall's exact pass
+    peak = _status_mb("VmHWM")  # before recall's exact pass (ru_maxrss would report the parent's peak)
     result = {"open_s": round(opened, 2), "p50_ms": round(statistics.median(times), 2), "peak_rss_mb": round(peak, 1),
               "rss_mb": round(_rss_mb(), 1),
               "p95_ms": round(times[int(0.95 * len(times))], 2), "queries": len(times),
@@ -236,8 +235,15 @@ def query_child(location: str, n: int, threshold: int | None, queries: int) -> d
 
 def _rss_mb() -> float:
     """Resident now (mapped snapshot pages that queries touched included)."""
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return _status_mb("VmRSS")
+
+
+def _status_mb(field: str) -> float:
+    """A memory line of /proc/self/status: VmHWM is this process's own peak since exec, whereas
+    getrusage's ru_maxrss carries over the peak of the process that forked it (here 5.6 GB)."""
+    with open("/proc/self/status") as f:
+        line = next(line for line in f if line.startswith(field + ":"))
+    return int(line.split()[1]) / 1024
 
 
 def cold_ask(location: str, threshold: int, runs: int) -> dict:
@@ -268,7 +274,8 @@ def disk_mb(path: Path) -> float:
     return round(sum(p.stat().st_size for p in files if p.is_file()) / 2**20, 1)
 
 
-def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse: bool) -> dict:
+def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse: bool,
+                     keep_snapshot: bool = False) -> dict:
     """Every number for one store location (a file path today; a PostgreSQL URL later)."""
     row: dict = {"chunks": n, "location": location}
     timings = Path(location + ".build.json")  # beside the store: a --reuse run reports its build
@@ -278,12 +285,14 @@ def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse:
     row["build"] = json.loads(timings.read_text())
     print(f"  store written: {row['build']}", flush=True)
     root = snapshot_root(location)
-    if root is not None and root.is_dir():  # measure the snapshot's build, not a read of an old one
-        shutil.rmtree(root)
-    row["snapshot"] = open_for_search(location, None)
-    print(f"  snapshot: {row['snapshot']}", flush=True)
-    row["ann_index"] = open_for_search(location, 0)
-    print(f"  ann index: {row['ann_index']}", flush=True)
+    built = Path(location + ".snapshot.json")  # the snapshot's build timings, for --keep-snapshot
+    if not (keep_snapshot and built.is_file() and root is not None and root.is_dir()):
+        if root is not None and root.is_dir():  # measure the snapshot's build, not a read of an old one
+            shutil.rmtree(root)
+        built.write_text(json.dumps({"snapshot": open_for_search(location, None),
+                                     "ann_index": open_for_search(location, 0)}))
+    row |= json.loads(built.read_text())
+    print(f"  snapshot: {row['snapshot']}\n  ann index: {row['ann_index']}", flush=True)
     if not location.startswith(("postgresql:", "postgres:")):
         row["disk_mb"] = {"store": disk_mb(Path(location)), "snapshot": disk_mb(root) if root else 0.0}
     for mode, threshold in (("exact", None), ("ann", 0)):
@@ -325,6 +334,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--reuse", action="store_true", help="keep a store already written at the same size")
+    parser.add_argument("--keep-snapshot", action="store_true",
+                        help="with --reuse: keep the snapshot (and its ANN index) a run already built")
     parser.add_argument("--json", default="bench/results/scale.json")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--threshold", type=int, default=-1, help=argparse.SUPPRESS)
@@ -338,7 +349,7 @@ def main() -> None:
     for n in args.sizes:
         print(f"{n:,} chunks", flush=True)
         rows.append(measure_location(str(Path(args.work) / f"scale_{n}.db"), n, args.queries, args.cold_runs,
-                                     args.reuse))
+                                     args.reuse, args.keep_snapshot))
     print_table(rows)
     result = {"method": METHOD, "cpus": os.cpu_count(), "chunks_per_doc": CHUNKS_PER_DOC,
               "mentions_per_chunk": MENTIONS_PER_CHUNK, "rows": rows}
