@@ -21,7 +21,8 @@ class LazyTexts(Sequence[str]):
     """Row → chunk text, fetched by chunk id through `fetch` (a store's `chunk_texts`) and kept."""
 
     def __init__(self, fetch: Callable[[list[int]], dict[int, str]], ids: np.ndarray) -> None:
-        self._fetch, self._ids, self._known = fetch, ids, {}  # type: dict[int, str]
+        self._fetch, self._ids = fetch, ids
+        self._known: dict[int, str] = {}
         self.fetched = 0  # texts read from the store so far (what tests and benchmarks look at)
 
     def __len__(self) -> int:
