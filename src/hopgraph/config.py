@@ -32,6 +32,9 @@ class Settings:
     top: int = 5
     seeds: int = 3
     rrf_k: int = 10  # measured against 30/60/100 in docs/BENCHMARKS.md
+    # Vector search through an ANN index (faiss IVF, retrieval/vector_search.py) from this many chunks
+    # on, exact below: where exact search starts to cost more than a few ms (docs/BENCHMARKS.md, scale).
+    ann_threshold: int = 50_000
     # Name filter: names shorter than this, or mentioned by more than this share of documents,
     # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
     min_name_chars: int = 3

@@ -43,10 +43,11 @@ from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.records.retrieval import Budget, Retrieval
-from hopgraph.retrieval.index import SearchIndex, load_search_index
+from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.methods import check_question, parse_method, run_method
 from hopgraph.retrieval.router import AUTO, Route, run_auto
 from hopgraph.retrieval.router import route as route_question
+from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
@@ -89,7 +90,7 @@ class HopGraph:
     @property
     def search_index(self) -> SearchIndex:
         if self._search_index is None:
-            self._search_index = load_search_index(self.store, self.embedder)
+            self._search_index = load_search_index(self.store, self.embedder, self.settings.ann_threshold)
         return self._search_index
 
     @property

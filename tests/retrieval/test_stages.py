@@ -203,3 +203,40 @@ def test_linked_from_follows_the_names_a_chunk_mentions(tiny_graph):
 def test_linked_from_a_chunk_that_mentions_no_name_is_empty(tiny_graph):
     index = tiny_graph.search_index
     assert stages.linked_from(index, [row_of(index, "Stone Age")]) == []
+
+
+@pytest.mark.parametrize("n", [70_000, 300_000])
+def test_top_rows_of_a_large_array_is_the_plain_partition(n, monkeypatch):
+    """The narrowed cut of a large array (block maxima) picks the very rows, in the very order, that
+    partitioning every row does: dense cosines, ties at the cut, a floor with a few found rows."""
+    rng = np.random.default_rng(n)
+    floor = np.full(n, -1.0, dtype=np.float32)
+    floor[rng.choice(n, 150, replace=False)] = rng.random(150, dtype=np.float32)
+    arrays = [rng.random(n, dtype=np.float32), np.round(rng.random(n), 2), floor,
+              np.zeros(n), np.r_[np.ones(10), np.zeros(n - 10)]]
+    for scores in arrays:
+        for k, exclude in [(1, frozenset()), (5, frozenset({3, 7})), (100, frozenset()), (3, frozenset(range(40)))]:
+            fast = stages.top_rows(scores, k, exclude)
+            monkeypatch.setattr(stages, "LARGE", 10**9)  # the plain partition
+            plain = stages.top_rows(scores, k, exclude)
+            monkeypatch.undo()
+            assert np.array_equal(fast, plain), (scores[:5], k)
+
+
+@pytest.mark.parametrize(("n", "share"), [(50, 0.3), (5_000, 0.3), (100_000, 0.3), (100_000, 0.0005)])
+def test_fusing_the_ranked_rows_gives_the_dense_sum_to_the_bit(n, share):
+    """hybrid's fusion over the ranked rows only equals the dense sum it replaced, bit for bit
+    (a rare BM25 word: few rows score above 0; ANN's floor: few cosines do)."""
+    rng = np.random.default_rng(n)
+    cosine = rng.standard_normal(n).astype(np.float32) / 3
+    if share < 0.01:
+        cosine[rng.random(n) > share * 100] = -1.0
+    keyword = np.where(rng.random(n) < share, rng.random(n) * 10, 0.0).astype(np.float32)
+    keyword[: n // 10] = np.round(keyword[: n // 10])  # ties
+    for depth, k in [(100, 10), (7, 60), (n, 10)]:
+        ranks = [stages.rank_positions(cosine, depth), stages.rank_positions(keyword, depth)]
+        dense = stages.fuse_ranks(ranks, k)
+        dense += 1e-6 * cosine
+        ranked = [stages.ranked_rows(cosine, depth), stages.ranked_rows(keyword, depth)]
+        assert all(np.array_equal(stages.positions_of(r, n), p) for r, p in zip(ranked, ranks, strict=True))
+        assert np.array_equal(stages.fuse_ranked(ranked, k, 1e-6 * cosine), dense)

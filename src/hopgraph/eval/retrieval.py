@@ -140,7 +140,7 @@ def build_index(hg: HopGraph, docs: Sequence[Document]) -> dict[str, Any]:
     load_total = time.perf_counter() - started
     seconds = report.seconds
     return {"embed": round(seconds.get("embed", 0.0), 3), "read_names": round(seconds.get("read_names", 0.0), 3),
-            "paragraphs_read": report.paragraphs_read, "bm25": round(loaded["bm25"], 3),
+            "paragraphs_read": report.paragraphs_read, "bm25": round(loaded.get("bm25", 0.0), 3),  # 0: a snapshot
             "names_links": round(seconds.get("names_links", 0.0), 4),
             "total": round(seconds["total"] + load_total, 3), "cached": not report.changed,
             "titles_as_names": report.titles_as_names, "chunks": len(hg.search_index),

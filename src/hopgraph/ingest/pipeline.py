@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import uuid
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -273,7 +274,10 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
 
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
     # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
-    store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name},
+    # A fresh generation marks this state of the store: search snapshots (retrieval/snapshot.py)
+    # of any other state are never read, and it is written in the same transaction as the change.
+    store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
+                                "generation": uuid.uuid4().hex},
                 RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}

@@ -1,7 +1,9 @@
-"""The in-memory view of a store that queries run against.
+"""The view of a store that queries run against, and how it is built from the store.
 
-Vectors are one float32 matrix (exact search is a matrix-vector product), BM25 is rebuilt from the
-chunk texts, and the name-link graph is a scipy CSR matrix of chunk rows.
+Vectors are one float32 matrix (searched exactly, or through an ANN index above a size:
+retrieval/vector_search.py), BM25 is built from the chunk texts, and the name-link graph is a
+scipy CSR matrix of chunk rows. Building reads every chunk; retrieval/snapshot.py keeps what is
+built on disk so that later processes read it back instead.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from hopgraph.linkgraph.ppr import MentionGraph, build_mention_graph
 from hopgraph.records.documents import ChunkTable, rows_by_document
 from hopgraph.records.names import NameGraph
 from hopgraph.retrieval.partial_names import PartialNames
+from hopgraph.retrieval.vector_search import ExactSearch, VectorSearch
 from hopgraph.store.base import DocumentStore
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
@@ -40,8 +43,14 @@ class SearchIndex:
     partial_names: PartialNames  # names a question writes in part (retrieval/partial_names.py)
     embedder: Embedder
     load_seconds: dict[str, float] = field(default_factory=dict)
+    vector_search: VectorSearch | None = None  # exact over `vectors` unless an ANN index is given
+    origin: str = "built"  # "built" from the store, or "snapshot" (read back: retrieval/snapshot.py)
     mention_graphs: dict[float, MentionGraph] = field(default_factory=dict)  # by reverse weight
     token_counts: dict[int, int] = field(default_factory=dict)  # row → tokens, filled as hits need them
+
+    def __post_init__(self) -> None:
+        if self.vector_search is None:
+            self.vector_search = ExactSearch(self.vectors)
 
     def __len__(self) -> int:
         return len(self.table)
@@ -74,7 +83,8 @@ class SearchIndex:
         return self.table.source_of_row(row)
 
 
-def load_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
+def build_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
+    """Everything from the store: every chunk text, vector and link (exact vector search)."""
     started = time.perf_counter()
     table = store.chunk_table()
     if not len(table):

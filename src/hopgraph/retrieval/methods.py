@@ -75,7 +75,7 @@ class _Timer:
 
 
 def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, budget: Budget,
-                  timer: _Timer) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+                  timer: _Timer) -> tuple[np.ndarray, dict[str, dict[int, int]]]:
     """One score per chunk row from the chosen ranker; for hybrid also each ranker's ranks."""
     if ranker == "bm25":
         scores = stages.bm25_scores(index, question)
@@ -83,17 +83,18 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
         return scores, {}
     question_vector = index.embedder.embed_query(question)
     timer.step("embed question")
-    cosine = stages.vector_scores(index, question_vector)
+    cosine = stages.vector_scores(index, question_vector, budget.candidates)
     timer.step("vector")
     if ranker == "vector":
         return cosine, {}
     keyword = stages.bm25_scores(index, question)
     timer.step("bm25")
-    ranks = {"vector": stages.rank_positions(cosine, budget.candidates),
-             "bm25": stages.rank_positions(keyword, budget.candidates)}
-    fused = stages.fuse_ranks(list(ranks.values()), rrf_k)
+    ranked = {"vector": stages.ranked_rows(cosine, budget.candidates),
+              "bm25": stages.ranked_rows(keyword, budget.candidates)}
+    # each ranker's row → rank for the hits' `ranks` (a dict of its ≤ depth rows, not an array per chunk)
+    ranks = {name: dict(zip(rows.tolist(), range(1, len(rows) + 1), strict=True)) for name, rows in ranked.items()}
     # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
-    fused += 1e-6 * cosine
+    fused = stages.fuse_ranked(list(ranked.values()), rrf_k, 1e-6 * cosine)
     timer.step("fuse", f"reciprocal rank fusion, k={rrf_k}, depth={budget.candidates}")
     return fused, ranks
 
@@ -111,7 +112,7 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
         if row not in taken and len(picked) < budget.top:
             taken[row] = None
             hit = _hit(index, row, float(scores[row]) if score is None else score, how, via)
-            hit.ranks = {name: int(r[row]) for name, r in ranks.items() if r[row] > 0}
+            hit.ranks = {name: r[row] for name, r in ranks.items() if row in r}
             picked.append(hit)
 
     named: list[tuple[int, str]] = []

@@ -9,19 +9,15 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from hopgraph.retrieval.index import SearchIndex
-
-# One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
-# the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
-_THREADS = ThreadpoolController()
+from hopgraph.retrieval.vector_search import MIN_CANDIDATES
 
 
-def vector_scores(index: SearchIndex, question_vector: np.ndarray) -> np.ndarray:
-    """Cosine similarity of the question with every chunk (vectors are normalised)."""
-    with _THREADS.limit(limits=1, user_api="blas"):
-        return index.vectors @ question_vector
+def vector_scores(index: SearchIndex, question_vector: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+    """Cosine similarity of the question with every chunk (vectors are normalised); through an ANN
+    index, with every row but the best `depth` or more at a floor (retrieval/vector_search.py)."""
+    return index.vector_search.scores(question_vector, depth)  # type: ignore[union-attr]
 
 
 def bm25_scores(index: SearchIndex, question: str) -> np.ndarray:
@@ -36,6 +32,40 @@ def rank_positions(scores: np.ndarray, depth: int) -> np.ndarray:
     top = top[scores[top] > 0]
     ranks[top] = np.arange(1, len(top) + 1)
     return ranks
+
+
+def ranked_rows(scores: np.ndarray, depth: int) -> np.ndarray:
+    """The rows `rank_positions` ranks, in rank order (its rank r is position r - 1 here).
+
+    Only a score > 0 is ranked, so where few rows score above 0 (BM25 of rare words, ANN search's
+    floor) the best of those few are the answer: they come first in the order top_rows sorts by,
+    and among themselves keep its ties by row (a million rows: ~1 ms instead of ~15)."""
+    if len(scores) >= LARGE:
+        positive = np.flatnonzero(scores > 0)
+        if len(positive) <= len(scores) // 4:
+            return positive[top_rows(scores[positive], depth)]
+    top = top_rows(scores, depth)
+    return top[scores[top] > 0]
+
+
+def positions_of(ranked: np.ndarray, n: int) -> np.ndarray:
+    """`rank_positions` as an array from `ranked_rows`: 1-based rank, 0 for rows not ranked."""
+    ranks = np.zeros(n, dtype=np.int64)
+    ranks[ranked] = np.arange(1, len(ranked) + 1)
+    return ranks
+
+
+def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: np.ndarray) -> np.ndarray:
+    """`fuse_ranks` of the rankings' positions plus `tiebreak`, adding in the same order row by row
+    (each ranking's 1 / (k + rank), then the tie-break), so the sums are the same to the bit; but it
+    touches only the ranked rows, where the dense sum touched every row once per ranking."""
+    rows = np.unique(np.concatenate(rankings)) if rankings else np.zeros(0, dtype=np.int64)
+    partial = np.zeros(len(rows), dtype=np.float64)
+    for ranked in rankings:
+        partial[np.searchsorted(rows, ranked)] += 1.0 / (k + np.arange(1, len(ranked) + 1))
+    fused = np.array(tiebreak, dtype=np.float64)  # a row no ranking reached: 0 + tie-break is the tie-break
+    fused[rows] = partial + fused[rows]
+    return fused
 
 
 def reciprocal_rank_fusion(rankings: list[np.ndarray], k: int, depth: int) -> np.ndarray:
@@ -64,15 +94,37 @@ def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = fr
     want = min(n, k + len(exclude))
     if want <= 0:
         return np.zeros(0, dtype=np.int64)
-    if want < n:  # every row scoring at least the want-th best, so ties at the cut are all present
-        cut = scores[np.argpartition(-scores, want - 1)[want - 1]]
-        part = np.flatnonzero(scores >= cut)
-    else:
-        part = np.arange(n)
+    # every row scoring at least the want-th best, so ties at the cut are all present
+    part = _at_least_the_cut(scores, want) if want < n else np.arange(n)
     ordered = part[np.lexsort((part, -scores[part]))]  # by score, ties by row for determinism
     if exclude:
         ordered = ordered[~np.isin(ordered, list(exclude))]
     return ordered[:k]
+
+
+BLOCK = 64  # rows per block when a large array's cut is bounded from its block maxima
+LARGE = 1 << 16  # from this many rows on (below, the plain partition is as fast)
+
+
+def _at_least_the_cut(scores: np.ndarray, want: int) -> np.ndarray:
+    """The rows scoring at least the want-th best score, in row order.
+
+    A large array is first narrowed, exactly: the want-th best of its block maxima is a lower bound
+    of the want-th best score (those maxima are want distinct rows), so every row at or above the
+    true cut scores at least that bound. Partitioning the few rows above the bound then finds the
+    same cut, and the same rows, as partitioning them all (a million rows: ~1 ms against ~7 ms)."""
+    rows = None
+    if len(scores) >= LARGE and want * BLOCK * 4 <= len(scores):
+        whole = len(scores) - len(scores) % BLOCK
+        maxima = scores[:whole].reshape(-1, BLOCK).max(axis=1)
+        bound = maxima[np.argpartition(-maxima, want - 1)[want - 1]]
+        rows = np.flatnonzero(scores >= bound)
+    if rows is None or len(rows) > len(scores) // 4:  # a flat array: the bound narrowed little
+        cut = scores[np.argpartition(-scores, want - 1)[want - 1]]
+        return np.flatnonzero(scores >= cut)
+    values = scores[rows]
+    cut = values[np.argpartition(-values, want - 1)[want - 1]]
+    return rows[values >= cut]
 
 
 def names_in_question(index: SearchIndex, question: str) -> list[tuple[int, str]]:

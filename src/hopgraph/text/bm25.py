@@ -3,14 +3,17 @@
 Chosen by measurement (bench/keyword_libraries.py, docs/BENCHMARKS.md): tantivy, bm25s and SQLite
 FTS5 find the gold paragraphs equally well once they stem; bm25s scores every chunk in one sparse
 product (~0.1 ms), which is exactly the dense score array hybrid fusion and link ordering need.
-The index is derived data, rebuilt from the stored chunk texts when a store is opened for search,
-so the SQLite file stays the single source of truth.
+The index is derived data, built from the stored chunk texts; a search snapshot
+(retrieval/snapshot.py) keeps it with bm25s's own `save` and reads it back memory-mapped, so a
+process opening a big store neither re-tokenises every text nor holds the whole matrix in memory.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import bm25s
 import numpy as np
@@ -33,6 +36,29 @@ class KeywordIndex:
         if tokens.vocab:  # bm25s cannot index a corpus with no terms at all (empty or only stopwords)
             self._retriever.index(tokens, show_progress=False)
             self._vocab = self._retriever.vocab_dict
+
+    def save(self, directory: str | Path) -> None:
+        """bm25s's own files (the score matrix as .npy, the vocabulary as JSON) plus our row count."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        if self._vocab:
+            self._retriever.save(str(directory), show_progress=False)
+        (directory / "hopgraph.json").write_text(json.dumps({"n": self.n, "empty": not self._vocab}))
+
+    @classmethod
+    def load(cls, directory: str | Path, mmap: bool = True) -> KeywordIndex:
+        """The index `save` wrote, its score matrix memory-mapped (pages read as queries touch them)."""
+        directory = Path(directory)
+        info = json.loads((directory / "hopgraph.json").read_text())
+        index = cls.__new__(cls)
+        index.n, index._stemmer, index._vocab = int(info["n"]), Stemmer.Stemmer("english"), {}
+        index._retriever = bm25s.BM25()
+        if not info["empty"]:
+            index._retriever = bm25s.BM25.load(str(directory), mmap=mmap, show_progress=False)
+            index._vocab = index._retriever.vocab_dict
+            if int(index._retriever.scores["num_docs"]) != index.n:
+                raise ValueError(f"{directory}: the BM25 matrix holds another number of texts")
+        return index
 
     def terms(self, query: str) -> list[str]:
         """The query's index terms (stemmed, stopwords and unknown words dropped)."""

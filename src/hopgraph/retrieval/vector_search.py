@@ -1,0 +1,111 @@
+"""The vector ranker's one search: exact (a matrix-vector product) or, for large stores, an ANN index.
+
+Every ranker returns a dense score per chunk row (fusion and link ordering are array operations),
+so both searches return one: exact search the cosine of every row; ANN search the exact cosine of
+the rows it finds (re-scored from the vector matrix, so a score means the same on both paths) and
+`FLOOR` — the least a cosine can be — for every other row, which ranks no unfound row above a
+found one and, being ≤ 0, is "not ranked" for fusion.
+
+The ANN index is faiss's IVF (inverted lists over k-means cells, exhaustive within the `PROBES`
+nearest cells), chosen by measurement (bench/ann_libraries.py, bench/ivf_cells.py,
+docs/BENCHMARKS.md): at 100k vectors on two cores it matched the HNSW indexes (usearch, hnswlib,
+faiss's own) in recall@10 and query time and built fastest; its build is plain k-means and
+assignment (BLAS, both cores), and it is read memory-mapped from the snapshot (IO_FLAG_MMAP), so
+opening it costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+# One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
+# the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
+_THREADS = ThreadpoolController()
+FLOOR = -1.0  # the score of a row the ANN search did not find: no cosine is lower
+MIN_CANDIDATES = 100  # rows an ANN search re-scores at least (fusion looks at the top 100)
+PROBES = 32  # IVF cells searched per query (recall@10 ≥ 0.99 at 100k and 1M, docs/BENCHMARKS.md)
+
+
+class ExactSearch:
+    """Cosine of the question with every row (the vectors are L2-normalised)."""
+
+    def __init__(self, vectors: np.ndarray) -> None:
+        self.vectors = vectors
+
+    def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        with _THREADS.limit(limits=1, user_api="blas"):
+            return np.asarray(self.vectors @ query)
+
+
+class AnnSearch:
+    """The exact cosine of the rows an IVF index finds nearest, `FLOOR` for the rest."""
+
+    def __init__(self, index: object, vectors: np.ndarray, probes: int = PROBES) -> None:
+        self.index, self.vectors, self.probes = index, vectors, probes
+
+    def candidates(self, query: np.ndarray, k: int) -> np.ndarray:
+        """The rows the index finds nearest the query (at most k; fewer in a tiny store)."""
+        import faiss
+
+        faiss.extract_index_ivf(self.index).nprobe = self.probes
+        faiss.omp_set_num_threads(1)  # one query: OpenMP threads only cost (as BLAS's above)
+        _, rows = self.index.search(np.asarray(query, dtype=np.float32)[None, :], k)  # type: ignore[attr-defined]
+        rows = rows[0]
+        return rows[rows >= 0]
+
+    def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        rows = np.sort(self.candidates(query, max(depth, MIN_CANDIDATES)))  # in row order: fewer page faults
+        out = np.full(len(self.vectors), FLOOR, dtype=np.float32)
+        out[rows] = self.vectors[rows] @ query  # a hundred rows: too small for BLAS to thread
+        return out
+
+
+VectorSearch = ExactSearch | AnnSearch
+
+
+def cells_for(n: int) -> int:
+    """IVF cells for n vectors: 8√n. Measured at 200k (bench/ann_libraries.py notes): 2√n cells
+    reach recall@10 0.93 at 32 probes, 8√n 0.99 at 16 — smaller cells hold fewer far-off rows,
+    so a query is both more exact and faster; training costs more, still a fraction of HNSW's."""
+    return max(1, min(n, 65536, round(8 * math.sqrt(n))))  # k-means needs at least one row per cell
+
+
+def build_ann(vectors: np.ndarray, seed: int = 0) -> object:
+    """An IVF-flat inner-product index over the rows (row i is id i), trained on a sample of rows."""
+    import faiss
+
+    n, dim = vectors.shape
+    cells = cells_for(n)
+    faiss.omp_set_num_threads(os.cpu_count() or 1)
+    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, cells, faiss.METRIC_INNER_PRODUCT)
+    # 20 rows per cell and 15 k-means rounds: recall as with faiss's defaults (39 rows, 25 rounds)
+    # within 0.01, at half the training time; sampled in row order for locality
+    sample = np.sort(np.random.default_rng(seed).choice(n, size=min(n, 20 * cells), replace=False))
+    index.cp.min_points_per_centroid = 1  # a small store's few rows per cell is expected, not a warning
+    index.cp.niter = 15
+    index.cp.seed = seed
+    index.train(np.ascontiguousarray(vectors[sample], dtype=np.float32))
+    for start in range(0, n, 100_000):  # in blocks: a memory-mapped matrix is never copied whole
+        index.add(np.ascontiguousarray(vectors[start : start + 100_000], dtype=np.float32))
+    return index
+
+
+def save_ann(index: object, path: str) -> None:
+    import faiss
+
+    faiss.write_index(index, path)
+
+
+def load_ann(path: str) -> object:
+    """The saved index, memory-mapped read-only: its inverted lists are paged in as probed."""
+    import faiss
+
+    return faiss.read_index(path, faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+
+
+def ann_size(index: object) -> int:
+    return int(index.ntotal)  # type: ignore[attr-defined]
