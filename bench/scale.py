@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+import scale_postgres
 from hopgraph.records.documents import Chunk, Document, DocumentChange, RunRecord, utc_now
 from hopgraph.records.names import GraphRows, Name
 from hopgraph.records.retrieval import Budget
@@ -45,7 +46,7 @@ from hopgraph.retrieval.methods import run_method
 from hopgraph.retrieval.snapshot import load_search_index, snapshot_root
 from hopgraph.retrieval.stages import top_rows
 from hopgraph.retrieval.vector_search import ExactSearch
-from hopgraph.store import open_store
+from hopgraph.store import is_url, open_store
 from synthetic import ClusterModel, docs_of_chunks, recall_at
 
 MODEL = "all-MiniLM-L6-v2-int8"  # the bundled embedder's name: `hopgraph ask` finds these vectors
@@ -275,17 +276,20 @@ def disk_mb(path: Path) -> float:
 
 
 def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse: bool,
-                     keep_snapshot: bool = False) -> dict:
-    """Every number for one store location (a file path today; a PostgreSQL URL later)."""
+                     keep_snapshot: bool = False, stamp: Path | None = None) -> dict:
+    """Every number for one store location (a file path, or a PostgreSQL URL with `stamp`, the
+    path the build's timings are kept beside)."""
     row: dict = {"chunks": n, "location": location}
-    timings = Path(location + ".build.json")  # beside the store: a --reuse run reports its build
+    stamp = stamp or Path(location)
+    timings = Path(f"{stamp}.build.json")  # beside the store: a --reuse run reports its build
     if not (reuse and _exists(location) and timings.is_file()):
-        _remove_store(location)
+        if not is_url(location):  # a URL is a fresh schema each run
+            _remove_store(location)
         timings.write_text(json.dumps(build_store(location, Corpus(n))))
     row["build"] = json.loads(timings.read_text())
     print(f"  store written: {row['build']}", flush=True)
     root = snapshot_root(location)
-    built = Path(location + ".snapshot.json")  # the snapshot's build timings, for --keep-snapshot
+    built = Path(f"{stamp}.snapshot.json")  # the snapshot's build timings, for --keep-snapshot
     if not (keep_snapshot and built.is_file() and root is not None and root.is_dir()):
         if root is not None and root.is_dir():  # measure the snapshot's build, not a read of an old one
             shutil.rmtree(root)
@@ -293,8 +297,8 @@ def measure_location(location: str, n: int, queries: int, cold_runs: int, reuse:
                                      "ann_index": open_for_search(location, 0)}))
     row |= json.loads(built.read_text())
     print(f"  snapshot: {row['snapshot']}\n  ann index: {row['ann_index']}", flush=True)
-    if not location.startswith(("postgresql:", "postgres:")):
-        row["disk_mb"] = {"store": disk_mb(Path(location)), "snapshot": disk_mb(root) if root else 0.0}
+    row["disk_mb"] = {"store": None if is_url(location) else disk_mb(Path(location)),
+                      "snapshot": disk_mb(root) if root else 0.0}
     for mode, threshold in (("exact", None), ("ann", 0)):
         row[mode] = child(location, n, threshold, queries)
         row[mode]["cold_ask"] = cold_ask(location, 0 if mode == "ann" else 10**12, cold_runs)
@@ -311,6 +315,20 @@ def _remove_store(location: str) -> None:
         shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
+def print_postgres(rows: list[dict]) -> None:
+    pg = [r for r in rows if "postgres" in r]
+    if not pg:
+        return
+    print(f"{'chunks':>9} {'HNSW build s':>12} {'disk MB':>8} {'server MB':>9} {'HNSW p50/p95 ms':>16} {'R@10':>6} "
+          f"{'+links p50':>10} {'BM25 SQL p50':>12}")
+    for r in pg:
+        p = r["postgres"]
+        v = p["hnsw_vector_search"]
+        print(f"{r['chunks']:>9,} {p['hnsw_build_s']:>12} {p['disk_mb']:>8} {p['server_pss_mb']:>9} "
+              f"{v['p50_ms']:>7} / {v['p95_ms']:<6} {v['recall_at_10']:>6} {p['one_statement_links']['p50_ms']:>10} "
+              f"{p['bm25_in_sql']['p50_ms']:>12}")
+
+
 def print_table(rows: list[dict]) -> None:
     print(f"{'chunks':>9} {'mode':<6} {'p50 ms':>7} {'p95 ms':>7} {'RSS MB':>7} {'R@10':>6} {'cold ask s':>10} "
           f"{'store MB':>9} {'snap MB':>8}")
@@ -319,7 +337,7 @@ def print_table(rows: list[dict]) -> None:
             m = r[mode]
             print(f"{r['chunks']:>9,} {mode:<6} {m['p50_ms']:>7} {m['p95_ms']:>7} {m['peak_rss_mb']:>7} "
                   f"{m.get('recall_at_10', ''):>6} {m['cold_ask']['median_s']:>10} "
-                  f"{r.get('disk_mb', {}).get('store', ''):>9} {r.get('disk_mb', {}).get('snapshot', ''):>8}")
+                  f"{r.get('disk_mb', {}).get('store') or '':>9} {r.get('disk_mb', {}).get('snapshot') or '':>8}")
     print(f"{'chunks':>9} {'generate s':>10} {'vectors s':>9} {'apply s':>8} {'snapshot s':>10} {'ANN build s':>11}")
     for r in rows:
         b = r.get("build", {})
@@ -336,6 +354,11 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="keep a store already written at the same size")
     parser.add_argument("--keep-snapshot", action="store_true",
                         help="with --reuse: keep the snapshot (and its ANN index) a run already built")
+    parser.add_argument("--postgres", action="store_true", help="also a PostgreSQL store per size (bench/"
+                        "scale_postgres.py): a local pgserver server unless --pg names one")
+    parser.add_argument("--pg", help="a PostgreSQL URL to create the schemas in")
+    parser.add_argument("--embedded", action=argparse.BooleanOptionalAction, default=True,
+                        help="measure the embedded store (default: yes)")
     parser.add_argument("--json", default="bench/results/scale.json")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--threshold", type=int, default=-1, help=argparse.SUPPRESS)
@@ -346,11 +369,20 @@ def main() -> None:
         return
     Path(args.work).mkdir(parents=True, exist_ok=True)
     rows = []
+    base = (args.pg or scale_postgres.local_server(Path(args.work) / "pg")) if args.postgres else None
     for n in args.sizes:
         print(f"{n:,} chunks", flush=True)
-        rows.append(measure_location(str(Path(args.work) / f"scale_{n}.db"), n, args.queries, args.cold_runs,
-                                     args.reuse, args.keep_snapshot))
+        if args.embedded:
+            rows.append(measure_location(str(Path(args.work) / f"scale_{n}.db"), n, args.queries, args.cold_runs,
+                                         args.reuse, args.keep_snapshot))
+        if base:
+            url = scale_postgres.fresh_schema(base, n)
+            row = measure_location(url, n, args.queries, args.cold_runs, False, stamp=Path(args.work) / f"pg_{n}")
+            row["backend"], row["postgres"] = "postgresql", scale_postgres.measure_postgres(url, MODEL, args.queries)
+            print(f"  postgres: {row['postgres']}", flush=True)
+            rows.append(row)
     print_table(rows)
+    print_postgres(rows)
     result = {"method": METHOD, "cpus": os.cpu_count(), "chunks_per_doc": CHUNKS_PER_DOC,
               "mentions_per_chunk": MENTIONS_PER_CHUNK, "rows": rows}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

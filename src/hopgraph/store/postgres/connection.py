@@ -63,7 +63,9 @@ class PgDatabase:
         return self._translated[sql]
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        return self.connection.execute(self._sql(sql), parameters or None)
+        if not parameters:  # without parameters psycopg reads the text as it is: `%` stays `%`
+            return self.connection.execute(sql)
+        return self.connection.execute(self._sql(sql), parameters)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)

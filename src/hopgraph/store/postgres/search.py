@@ -53,22 +53,24 @@ class SqlSearch:
         dimensions = int(np.asarray(query).shape[-1])
         typed = f"vector::vector({dimensions})"
         model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
+        # The question's vector is a parameter in each ORDER BY, not a CTE column: only
+        # `indexed expression <=> constant` lets the planner walk the HNSW index.
+        q = f"%(q)s::vector({dimensions})"
         statement = f"""
-            WITH question AS (SELECT %(q)s::vector({dimensions}) AS v),
-            seeds AS (
-                SELECT c.id, v.{typed} <=> question.v AS distance
-                FROM vectors v JOIN chunks c ON c.text_hash = v.text_hash, question
+            WITH seeds AS (
+                SELECT c.id, v.{typed} <=> {q} AS distance
+                FROM vectors v JOIN chunks c ON c.text_hash = v.text_hash
                 WHERE v.model = {model_literal}
-                ORDER BY v.{typed} <=> question.v
+                ORDER BY v.{typed} <=> {q}
                 LIMIT %(seeds)s),
             hops AS (
                 SELECT DISTINCT l.target_chunk AS id FROM seeds s JOIN links l ON l.source_chunk = s.id
                 WHERE l.target_chunk NOT IN (SELECT id FROM seeds))
             SELECT id, 0 AS step, distance FROM seeds
             UNION ALL
-            SELECT h.id, 1, v.{typed} <=> question.v
+            SELECT h.id, 1, v.{typed} <=> {q}
             FROM hops h JOIN chunks c ON c.id = h.id
-                 JOIN vectors v ON v.text_hash = c.text_hash AND v.model = {model_literal}, question
+                 JOIN vectors v ON v.text_hash = c.text_hash AND v.model = {model_literal}
             ORDER BY step, distance, id
             LIMIT %(top)s"""
         with self._db.connection.transaction():
