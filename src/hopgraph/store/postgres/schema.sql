@@ -32,7 +32,7 @@ CREATE INDEX chunks_doc ON chunks(doc_id);
 CREATE INDEX chunks_hash ON chunks(text_hash);
 CREATE INDEX chunks_words ON chunks USING gin(words);
 -- BM25's inverted index: each stem of each chunk with its count and the chunk's length, and how many
--- chunks and words there are (document count and mean length), all kept by a trigger on chunks.
+-- chunks and words there are (document count and mean length).
 CREATE TABLE postings (
     term     TEXT NOT NULL,
     chunk_id BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
@@ -43,18 +43,8 @@ CREATE TABLE postings (
 CREATE INDEX postings_chunk ON postings(chunk_id);
 CREATE TABLE chunk_stats (chunks BIGINT NOT NULL, words BIGINT NOT NULL);
 INSERT INTO chunk_stats VALUES (0, 0);
-CREATE FUNCTION hopgraph_count_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        UPDATE chunk_stats SET chunks = chunks + 1, words = words + NEW.n_words;
-        INSERT INTO postings (term, chunk_id, tf, length)
-            SELECT lexeme, NEW.id, array_length(positions, 1), NEW.n_words FROM unnest(NEW.words);
-    ELSE
-        UPDATE chunk_stats SET chunks = chunks - 1, words = words - OLD.n_words;
-    END IF;
-    RETURN NULL;
-END $$;
-CREATE TRIGGER chunks_counted AFTER INSERT OR DELETE ON chunks FOR EACH ROW EXECUTE FUNCTION hopgraph_count_chunks();
+-- Both are written once per index run, set-based (store.py `_apply_documents`): deleting a chunk
+-- cascades to its postings.
 -- Embeddings keyed by (text hash, model), as in SQLite. Each model gets a partial HNSW index over
 -- its vectors cast to their dimension (store/postgres/store.py `_ensure_vector_index`).
 CREATE TABLE vectors (
