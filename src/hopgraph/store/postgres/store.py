@@ -60,7 +60,7 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, SqlSearch)
     def _apply_documents(self, change: DocumentChange) -> None:
         """The shared document writes, then BM25's postings of the new chunks and its two counts, in
         the same transaction and set-based: one statement, not a trigger per chunk (with a counts row
-        updated per chunk, the first 100k-chunk run spent 383 s in `apply`, most of it there).
+        updated per chunk, a 100k-chunk `apply` took 383 s; set-based, 215 s with the HNSW build).
         Chunk ids only grow (an identity column), so the new chunks are those above the old maximum."""
         before = self._db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
         super()._apply_documents(change)
