@@ -288,6 +288,9 @@ class HopGraph:
                                answer.mode, note=with_dropped(result.fell_open, answer.dropped))
         if mode == "paths":
             answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
+            if not found:  # no entity of the question, or no route into one: search still answers, saying so
+                return Answer(question, "search", why, self._search(question, modes.FALLBACK_METHOD, top),
+                              note=f"paths: {note or 'no path'}; fell open to {modes.FALLBACK_METHOD} search")
             return Answer(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
                                note=with_dropped(note, answer.dropped))
         if mode == "iterative":

@@ -201,10 +201,11 @@ def test_paths_mode_finds_every_path_into_the_entity_the_question_names(hg):
     assert "Since 2021 Anvaya Foundry supplies castings to Corvane Brake Systems." in result.text
 
 
-def test_paths_mode_without_an_entity_in_the_question_says_so(hg):
+def test_paths_mode_without_an_entity_in_the_question_falls_open_to_search_and_says_so(hg):
     result = hg.ask("What is the weather tomorrow?", mode="paths")
-    assert result.paths == [] and result.citations == []
-    assert result.note == "no entity found"
+    assert result.paths == [] and result.mode == "search" and result.hits
+    assert result.note == "paths: no entity found; fell open to hybrid search"
+    assert result.text  # the search's answer, not an empty one
 
 
 def test_local_mode_answers_from_the_walked_relations(hg):
