@@ -47,9 +47,10 @@ def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[
     for group in groups.values():
         if len({r.target for r in group}) < 2:
             continue
-        ordered = sorted(group, key=lambda r: (_start(stated_on(r)), r.id))
+        starts = {r.id: _start(stated_on(r)) for r in group}
+        ordered = sorted(group, key=lambda r: (starts[r.id], r.id))
         for position, older in enumerate(ordered):
-            newer = next((r for r in ordered[position + 1:] if _start(stated_on(r)) > _start(stated_on(older))), None)
+            newer = next((r for r in ordered[position + 1:] if starts[r.id] > starts[older.id]), None)
             if newer is not None:
                 changed[older.id] = replace(older, superseded_by=newer.id,
                                             valid_until=_earlier(older.valid_until, stated_on(newer)))

@@ -17,7 +17,6 @@ from hopgraph.store.sql.communities import CommunityTables
 from hopgraph.store.sql.documents import DocumentTables
 from hopgraph.store.sql.knowledge import KnowledgeTables
 from hopgraph.store.sql.replies import TableLLMCache
-from hopgraph.store.sql.tables import batches
 
 HNSW_M, HNSW_EF_CONSTRUCTION = 16, 64  # pgvector's defaults, written out because the bench reports them
 INDEX_BUILD_MEMORY = "2GB"  # an HNSW graph built in memory: 1M × 384 floats fit; spilling is many times slower
@@ -40,13 +39,11 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, SqlSearch)
         return Transaction(self._db, self._path, self._lock_timeout)
 
     def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        for part, marks in batches(list(dict.fromkeys(text_hashes))):
-            for text_hash, vector in self._db.execute(
-                    f"SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash IN ({marks})",
-                    [model, *part]):
-                found[text_hash] = as_array(vector)
-        return found
+        """One statement with the hashes as an array parameter (PostgreSQL has no bound on its
+        length), where SQLite needs `IN` lists of a few hundred."""
+        rows = self._db.execute("SELECT text_hash, vector FROM vectors WHERE model = ? AND text_hash = ANY(?)",
+                                (model, list(dict.fromkeys(text_hashes))))
+        return {text_hash: as_array(vector) for text_hash, vector in rows}
 
     def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
         if not vectors:

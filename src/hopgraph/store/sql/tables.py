@@ -9,6 +9,7 @@ differ: how a vector is stored, and the reply cache's connection.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -39,9 +40,10 @@ class Database(Protocol):
     def close(self) -> None: ...
 
 
-class Tables:
-    """The base of every table mixin: the connection, the location, the write transaction, and
-    the vector encoding of the backend."""
+class Tables(ABC):
+    """The base of every table mixin: the connection, the location, and what each backend must
+    supply — its write transaction and how it stores a vector (abstract: a store that forgets one
+    cannot be made)."""
 
     _db: Database
     _path: str
@@ -50,14 +52,14 @@ class Tables:
     def location(self) -> str:
         return self._path
 
-    def _transaction(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[None]: ...
 
-    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
-        raise NotImplementedError
+    @abstractmethod
+    def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]: ...
 
-    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def save_vectors(self, vectors: dict[str, np.ndarray], model: str) -> None: ...
 
 
 def batches(values: Sequence[Any]) -> Iterable[tuple[Sequence[Any], str]]:
