@@ -24,6 +24,7 @@ from hopgraph.records.retrieval import Budget, FoundBy, Hit, Retrieval, TraceSte
 from hopgraph.retrieval import stages
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.ppr_stage import place_by_ppr
+from hopgraph.retrieval.sparse_scores import SparseScores
 from hopgraph.text.tokens import fit
 
 RANKERS = ("vector", "bm25", "hybrid")
@@ -75,7 +76,7 @@ class _Timer:
 
 
 def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, budget: Budget,
-                  timer: _Timer) -> tuple[np.ndarray, dict[str, dict[int, int]]]:
+                  timer: _Timer) -> tuple[stages.Scores, dict[str, dict[int, int]]]:
     """One score per chunk row from the chosen ranker; for hybrid also each ranker's ranks."""
     if ranker == "bm25":
         scores = stages.bm25_scores(index, question)
@@ -83,7 +84,7 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
         return scores, {}
     question_vector = index.embedder.embed_query(question)
     timer.step("embed question")
-    cosine = stages.vector_scores(index, question_vector, budget.candidates)
+    cosine = stages.vector_ranking(index, question_vector, budget.candidates)
     timer.step("vector")
     if ranker == "vector":
         return cosine, {}
@@ -94,9 +95,16 @@ def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, bu
     # each ranker's row → rank for the hits' `ranks` (a dict of its ≤ depth rows, not an array per chunk)
     ranks = {name: dict(zip(rows.tolist(), range(1, len(rows) + 1), strict=True)) for name, rows in ranked.items()}
     # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
-    fused = stages.fuse_ranked(list(ranked.values()), rrf_k, 1e-6 * cosine)
+    fused = stages.fuse_ranked(list(ranked.values()), rrf_k, _scaled(cosine, 1e-6))
     timer.step("fuse", f"reciprocal rank fusion, k={rrf_k}, depth={budget.candidates}")
     return fused, ranks
+
+
+def _scaled(scores: stages.Scores, factor: float) -> stages.Scores:
+    """factor × scores in the scores' own precision (float32 cosines), dense or sparse alike."""
+    if isinstance(scores, SparseScores):
+        return scores.map(lambda v: (factor * v.astype(np.float32)).astype(np.float64))
+    return factor * scores
 
 
 def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10) -> Retrieval:
@@ -145,6 +153,7 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
         _place_links(index, scores, seeds, budget.top, taken, take, namesakes)
         timer.step("links", f"followed from {len(named_rows)} named chunk(s), then {len(seeds)} seed(s)")
     if spec.ppr:
+        scores = np.asarray(scores)  # the walk mixes its mass with every row's score
         if not spec.links:  # the ranker's first hits join the named chunks as seeds
             for row in stages.top_rows(scores, budget.seeds, exclude=set(taken)):
                 if len(taken) >= budget.seeds:
@@ -164,7 +173,7 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
     return Retrieval(method=method, hits=picked, trace=timer.steps)
 
 
-def _place_links(index: SearchIndex, scores: np.ndarray, seeds: list[int], places: int,
+def _place_links(index: SearchIndex, scores: stages.Scores, seeds: list[int], places: int,
                  taken: dict[int, None], take: Callable[..., None], namesakes: dict[str, int] | None = None) -> None:
     """Place up to `places` chunks linked from the seeds: breadth first — every seed's best link
     (the most about its name, then the best-scored) before any seed's second — so a comparison of

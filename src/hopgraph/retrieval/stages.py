@@ -11,13 +11,25 @@ import re
 import numpy as np
 
 from hopgraph.retrieval.index import SearchIndex
-from hopgraph.retrieval.vector_search import MIN_CANDIDATES
+from hopgraph.retrieval.sparse_scores import SparseScores
+from hopgraph.retrieval.vector_search import MIN_CANDIDATES, AnnSearch
+
+Scores = np.ndarray | SparseScores  # one score per chunk row, dense or as scored rows plus the rest
 
 
 def vector_scores(index: SearchIndex, question_vector: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
     """Cosine similarity of the question with every chunk (vectors are normalised); through an ANN
     index, with every row but the best `depth` or more at a floor (retrieval/vector_search.py)."""
     return index.vector_search.scores(question_vector, depth)  # type: ignore[union-attr]
+
+
+def vector_ranking(index: SearchIndex, question_vector: np.ndarray, depth: int = MIN_CANDIDATES) -> Scores:
+    """`vector_scores` as the methods rank with it: through an ANN index, only the rows it found
+    are held (sparse_scores.py); exact search keeps its dense cosines."""
+    search = index.vector_search
+    if isinstance(search, AnnSearch):
+        return search.sparse_scores(question_vector, depth)
+    return vector_scores(index, question_vector, depth)
 
 
 def bm25_scores(index: SearchIndex, question: str) -> np.ndarray:
@@ -34,12 +46,15 @@ def rank_positions(scores: np.ndarray, depth: int) -> np.ndarray:
     return ranks
 
 
-def ranked_rows(scores: np.ndarray, depth: int) -> np.ndarray:
+def ranked_rows(scores: Scores, depth: int) -> np.ndarray:
     """The rows `rank_positions` ranks, in rank order (its rank r is position r - 1 here).
 
     Only a score > 0 is ranked, so where few rows score above 0 (BM25 of rare words, ANN search's
     floor) the best of those few are the answer: they come first in the order top_rows sorts by,
     and among themselves keep its ties by row (a million rows: ~1 ms instead of ~15)."""
+    if isinstance(scores, SparseScores):
+        top = scores.top(depth)
+        return top[scores.at(top) > 0]
     if len(scores) >= LARGE:
         positive = np.flatnonzero(scores > 0)
         if len(positive) <= len(scores) // 4:
@@ -55,14 +70,21 @@ def positions_of(ranked: np.ndarray, n: int) -> np.ndarray:
     return ranks
 
 
-def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: np.ndarray) -> np.ndarray:
+def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: Scores) -> Scores:
     """`fuse_ranks` of the rankings' positions plus `tiebreak`, adding in the same order row by row
     (each ranking's 1 / (k + rank), then the tie-break), so the sums are the same to the bit; but it
-    touches only the ranked rows, where the dense sum touched every row once per ranking."""
+    touches only the ranked rows, where the dense sum touched every row once per ranking. A sparse
+    tie-break gives sparse scores: the ranked rows and its own rows, the rest at its rest."""
     rows = np.unique(np.concatenate(rankings)) if rankings else np.zeros(0, dtype=np.int64)
     partial = np.zeros(len(rows), dtype=np.float64)
     for ranked in rankings:
         partial[np.searchsorted(rows, ranked)] += 1.0 / (k + np.arange(1, len(ranked) + 1))
+    if isinstance(tiebreak, SparseScores):
+        scored = np.union1d(rows, tiebreak.rows)
+        summed = tiebreak.at(scored)
+        at = np.searchsorted(scored, rows)
+        summed[at] = partial + summed[at]
+        return SparseScores(scored, summed, tiebreak.rest, tiebreak.n)
     fused = np.array(tiebreak, dtype=np.float64)  # a row no ranking reached: 0 + tie-break is the tie-break
     fused[rows] = partial + fused[rows]
     return fused
@@ -88,8 +110,10 @@ def fuse_ranks(rank_arrays: list[np.ndarray], k: int) -> np.ndarray:
     return fused
 
 
-def top_rows(scores: np.ndarray, k: int, exclude: set[int] | frozenset[int] = frozenset()) -> np.ndarray:
+def top_rows(scores: Scores, k: int, exclude: set[int] | frozenset[int] = frozenset()) -> np.ndarray:
     """The k best rows by score, best first, skipping `exclude` (argpartition, then a small sort)."""
+    if isinstance(scores, SparseScores):
+        return scores.top(k, exclude)
     n = len(scores)
     want = min(n, k + len(exclude))
     if want <= 0:

@@ -22,6 +22,8 @@ import os
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from hopgraph.retrieval.sparse_scores import SparseScores
+
 # One query's matrix-vector product is too small to share out: waking BLAS threads costs more than
 # the product and fights the embedder's threads for the cores (measured 4.4 ms → 0.4 ms on 2 cores).
 _THREADS = ThreadpoolController()
@@ -58,10 +60,13 @@ class AnnSearch:
         return rows[rows >= 0]
 
     def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        return np.asarray(self.sparse_scores(query, depth), dtype=np.float32)
+
+    def sparse_scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> SparseScores:
+        """The same scores as `scores`, held as the found rows and the floor (sparse_scores.py)."""
         rows = np.sort(self.candidates(query, max(depth, MIN_CANDIDATES)))  # in row order: fewer page faults
-        out = np.full(len(self.vectors), FLOOR, dtype=np.float32)
-        out[rows] = self.vectors[rows] @ query  # a hundred rows: too small for BLAS to thread
-        return out
+        cosine = np.asarray(self.vectors[rows] @ query, dtype=np.float32)  # a hundred rows: too few to thread
+        return SparseScores(rows, cosine, FLOOR, len(self.vectors))
 
 
 VectorSearch = ExactSearch | AnnSearch
