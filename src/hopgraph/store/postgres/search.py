@@ -19,8 +19,11 @@ from hopgraph.store.postgres.connection import PgDatabase, psycopg
 
 # Candidates the HNSW scan keeps (pgvector's `hnsw.ef_search`, default 40) per chunk asked for:
 # vectors of withdrawn chunks stay cached in `vectors` and are dropped by the join, so the scan
-# must look further than the seeds it returns.
-EF_PER_SEED = 8
+# must look further than the seeds it returns. Measured at 100k chunks, 10 seeds
+# (bench/hnsw_ef_search.py): ef 80 → recall@10 0.946, 6.0 ms; 120 → 0.974; 160 → 0.984, 9.0 ms;
+# 240 → 0.990, 11.4 ms.
+EF_PER_SEED = 16
+MIN_EF_SEARCH = 100
 
 
 # The question's stems as an OR query (any word may match; the ranking weighs them).
@@ -47,9 +50,11 @@ class SqlSearch:
 
     _db: PgDatabase
 
-    def vector_links(self, query: np.ndarray, model: str, seeds: int, top: int) -> list[tuple[int, int, float]]:
+    def vector_links(self, query: np.ndarray, model: str, seeds: int, top: int,
+                     ef_search: int | None = None) -> list[tuple[int, int, float]]:
         """(chunk id, step, cosine distance) of the `seeds` nearest chunks (step 0) and the chunks
-        their links point at (step 1), ordered by step then distance, at most `top` rows."""
+        their links point at (step 1), ordered by step then distance, at most `top` rows.
+        `ef_search` overrides the HNSW scan's breadth (bench/hnsw_ef_search.py sweeps it)."""
         dimensions = int(np.asarray(query).shape[-1])
         typed = f"vector::vector({dimensions})"
         model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
@@ -74,7 +79,8 @@ class SqlSearch:
             ORDER BY step, distance, id
             LIMIT %(top)s"""
         with self._db.connection.transaction():
-            self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {max(40, EF_PER_SEED * seeds)}")
+            breadth = ef_search or max(MIN_EF_SEARCH, EF_PER_SEED * seeds)
+            self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
             rows = self._db.connection.execute(
                 statement, {"q": np.asarray(query, dtype=np.float32), "seeds": seeds, "top": top}).fetchall()
         return [(int(chunk), int(step), float(distance)) for chunk, step, distance in rows]
