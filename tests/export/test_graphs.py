@@ -13,6 +13,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.export import build_export_graph
 from hopgraph.export.graphs import LIST_SEPARATOR, NONE_ID, ExportGraph, safe
+from hopgraph.records.communities import CommunityTree
 from hopgraph.records.documents import Document
 
 
@@ -98,7 +99,7 @@ def test_a_store_without_the_graph_asked_for_names_the_step_to_run(indexed_only:
 
 
 def test_a_knowledge_graph_without_communities_names_the_step_to_run(suppliers: HopGraph) -> None:
-    suppliers.store.replace_communities(type(suppliers.communities())([]))
+    suppliers.store.replace_communities(CommunityTree([]))
     with pytest.raises(HopgraphError, match=r"no communities.*hopgraph communities"):
         build_export_graph(suppliers.store, "communities")
 
