@@ -3,7 +3,6 @@ Registered on the app in app.py."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Annotated
 
@@ -26,7 +25,7 @@ def communities(store: StoreOpt = None,
         stats = tree.stats()
         stats["how"] = tree.how or "stored (the graph has not changed since it was built)"
         if as_json:
-            typer.echo(json.dumps(stats, indent=2))
+            print_result("communities", stats)
             return
         typer.echo(f"{stats['communities']} communities in {stats['levels']} level(s) "
                    f"(max size {hg.settings.community_max_size}; built in {tree.seconds:.2f} s): {stats['how']}")
