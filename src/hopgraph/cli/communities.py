@@ -3,12 +3,12 @@ Registered on the app in app.py."""
 
 from __future__ import annotations
 
-import json
+from dataclasses import asdict
 from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
+from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
 
 
 def communities(store: StoreOpt = None,
@@ -25,7 +25,7 @@ def communities(store: StoreOpt = None,
         stats = tree.stats()
         stats["how"] = tree.how or "stored (the graph has not changed since it was built)"
         if as_json:
-            typer.echo(json.dumps(stats, indent=2))
+            print_result("communities", stats)
             return
         typer.echo(f"{stats['communities']} communities in {stats['levels']} level(s) "
                    f"(max size {hg.settings.community_max_size}; built in {tree.seconds:.2f} s): {stats['how']}")
@@ -41,7 +41,7 @@ def reports(store: StoreOpt = None,
             estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and tokens reports "
                                                    "would cost, and stop.")] = False,
             show: Annotated[int, typer.Option("--show", min=0, help="Print the N most important reports.")] = 3,
-            quiet: QuietOpt = False) -> None:
+            as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """A report per community (labels, title, summary, findings with chunk citations, importance 0-10)."""
     from hopgraph.communities.reports import estimate_report_tokens
     from hopgraph.progress import counter
@@ -50,11 +50,19 @@ def reports(store: StoreOpt = None,
         if estimate:
             cost = estimate_report_tokens(hg.knowledge_graph, hg.communities(), hg.chunk_texts,
                                           hg.settings.report_tokens)
+            if as_json:
+                print_result("reports", {"estimate": cost, "report_tokens": hg.settings.report_tokens})
+                return
             typer.echo(f"{cost['calls']} LLM calls, ≈ {cost['tokens_in']:,} input and ≈ {cost['tokens_out']:,} "
                        f"output tokens (at most {hg.settings.report_tokens} tokens of material per report)")
             return
         with counter("reports", quiet) as update:
             run = hg.reports(use_llm=llm, progress=update)
+        if as_json:  # every report, most important first (what --show would print, all of it)
+            ranked = sorted(run.reports, key=lambda r: (-r.rating, r.level, r.community_id))
+            print_result("reports", {**asdict(run), "reports": [asdict(r) for r in ranked],
+                                     "written": len(run.reports) - run.reused - len(run.failed)})
+            return
         writer = run.reports[0].model if run.reports else "-"
         typer.echo(f"{len(run.reports)} reports ({writer}): {run.reused} reused, "
                    f"{len(run.reports) - run.reused - len(run.failed)} written, {run.dropped} dropped "

@@ -4,22 +4,26 @@ check, estimate. Registered on the app in app.py."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import QuietOpt, StoreOpt, open_hopgraph
+from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
 from hopgraph.config import load_settings
 from hopgraph.errors import HopgraphError
 
 
 def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relation,object,source[,date,"
                                                              "subject_type,object_type].")],
-                   store: StoreOpt = None, quiet: QuietOpt = False) -> None:
+                   store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Import relations you already have; each edge points at the chunk of its source document."""
     with open_hopgraph(store, quiet, create=True) as hg:
         report = hg.import_triples(file)
+    if as_json:
+        print_result("import-triples", report)
+        return
     typer.echo(f"{report.triples} triples imported ({len(report.skipped)} skipped, "
                f"{report.new_documents} new source documents); graph: {report.graph.entities} entities, "
                f"{report.graph.relations} relations, {report.graph.reviews} merges to review")
@@ -31,7 +35,7 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
             concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM graph (spaCy concepts with "
                                                    "co-occurrence edges, and the parser's typed relations), even "
                                                    "with an LLM configured.")] = False,
-            quiet: QuietOpt = False) -> None:
+            as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Extract entities and relations from every chunk (resumable): typed relations from the dependency
     parse, with the configured LLM's, else with the no-LLM concept graph."""
     from hopgraph.progress import counter
@@ -40,6 +44,9 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         if concepts or not hg.has_llm:
             graph = hg.extract_without_llm()
             why = "as asked" if concepts else "no LLM configured"
+            if as_json:
+                print_result("extract", {"extractor": "concepts+parse", "why": why, "graph": asdict(graph)})
+                return
             typer.echo(f"concepts + parse ({why}): {graph.entities} entities, {graph.relations} relations "
                        f"({graph.typed} typed, {graph.relations - graph.typed} co-occurrence)")
             return
@@ -49,7 +56,12 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
             raise HopgraphError(f"the LLM failed on all {len(report.failed)} chunks it was asked about, so nothing "
                                 f"was extracted; the first: {report.failed[0][1]}")
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
-        relations = len(hg.knowledge_graph.relations)
+        graph = hg.knowledge_graph
+        relations = len(graph.relations)
+    if as_json:
+        print_result("extract", {"extractor": "llm+parse", **asdict(report),
+                                 "graph": {"entities": len(graph.entities), "relations": relations}})
+        return
     typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
                f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations "
                f"from the LLM; {relations} relations in the graph with the parser's")
@@ -62,17 +74,23 @@ def review_merges(store: StoreOpt = None,
                   accept: Annotated[list[int] | None, typer.Option("--accept", help="Review ids to merge.")] = None,
                   reject: Annotated[list[int] | None, typer.Option("--reject", help="Review ids to keep apart.")]
                   = None,
-                  quiet: QuietOpt = False) -> None:
+                  as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """List merges waiting for a person, or accept / reject them (the graph is rebuilt)."""
     with open_hopgraph(store, quiet) as hg:
         decided = [(i, True) for i in accept or []] + [(i, False) for i in reject or []]
-        for review_id, verdict in decided:
-            if not hg.store.decide_merge(review_id, verdict):
-                typer.echo(f"no merge review with id {review_id}", err=True)
-        if decided:
-            report = hg.build_graph()
-            typer.echo(f"graph rebuilt: {report.entities} entities, {report.relations} relations")
-        for review in hg.store.merge_reviews("pending"):
+        unknown = [review_id for review_id, verdict in decided if not hg.store.decide_merge(review_id, verdict)]
+        for review_id in unknown:
+            typer.echo(f"no merge review with id {review_id}", err=True)
+        report = hg.build_graph() if decided else None
+        reviews = hg.store.merge_reviews("pending")
+    if as_json:
+        print_result("review-merges", {"accepted": accept or [], "rejected": reject or [], "unknown": unknown,
+                                       "graph": asdict(report) if report else None,
+                                       "pending": [asdict(review) for review in reviews]})
+        return
+    if report:
+        typer.echo(f"graph rebuilt: {report.entities} entities, {report.relations} relations")
+    for review in reviews:
             typer.echo(f"{review.id:>4}  {review.type:<10} {review.score:.3f}  {review.a!r} ~ {review.b!r}")
 
 
@@ -135,7 +153,7 @@ def estimate(paths_: Annotated[list[str], typer.Argument(metavar="PATH...", help
              out_tokens: Annotated[int, typer.Option("--out-tokens", help="Assumed output tokens per call.")] = 350,
              price_in: Annotated[float | None, typer.Option("--price-in", help="Price per 1M input tokens.")] = None,
              price_out: Annotated[float | None, typer.Option("--price-out", help="Price per 1M output tokens.")] = None,
-             quiet: QuietOpt = False) -> None:
+             as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """What LLM extraction of these files would cost, before anything is spent."""
     from hopgraph.cli.render import render_skips
     from hopgraph.ingest.pipeline import read_paths
@@ -147,10 +165,16 @@ def estimate(paths_: Annotated[list[str], typer.Argument(metavar="PATH...", help
     for line in render_skips(read.skipped):
         typer.echo(line, err=True)
     result = run_estimate(read.documents, settings, rounds, out_tokens)
+    priced = price_in is not None or price_out is not None
+    if as_json:
+        cost = result.cost(price_in or 0.0, price_out or 0.0) if priced else None
+        print_result("estimate", {**asdict(result), "gleanings": rounds, "price_in": price_in,
+                                  "price_out": price_out, "cost": cost})
+        return
     typer.echo(f"{result.documents} documents, {result.chunks} chunks → {result.calls} LLM calls "
                f"({1 + rounds} per chunk); ≈ {result.tokens_in:,} input tokens, ≈ {result.tokens_out:,} output "
                f"tokens (assuming {out_tokens} per call)")
-    if price_in is not None or price_out is not None:
+    if priced:
         typer.echo(f"≈ {result.cost(price_in or 0.0, price_out or 0.0):.4f} at {price_in or 0}/{price_out or 0} "
                    f"per million input/output tokens")
 

@@ -10,6 +10,7 @@ import typer
 
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
+from hopgraph.records.answers import JSON_SCHEMA_VERSION
 
 StoreOpt = Annotated[str | None, typer.Option(
     "--store", help="Store file or postgresql:// URL (default: config, else ./hopgraph.db).")]
@@ -32,3 +33,10 @@ def print_json(value: Any) -> None:
     """Dataclasses as dicts; anything else JSON cannot say as its string."""
     data = asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def print_result(command: str, value: Any) -> None:
+    """A command's result as JSON (`--json`): `schema` (the version `ask --json` carries too) and
+    `command`, then the result record's fields (a dataclass as `asdict`, or a dict)."""
+    data = asdict(value) if is_dataclass(value) and not isinstance(value, type) else dict(value)
+    print_json({"schema": JSON_SCHEMA_VERSION, "command": command, **data})

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph
+from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph, print_result
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
@@ -23,7 +24,7 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
           names_from: NamesFromOpt = None,
           follow_links: Annotated[bool, typer.Option("--follow-links", help="Index a folder's links to files "
                                                      "outside it too.")] = False,
-          quiet: QuietOpt = False) -> None:
+          as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Add or refresh documents; unchanged content does no work. A folder is the truth: its files
     deleted or renamed since the last run are withdrawn. A file that cannot be read is skipped with
     a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
@@ -31,6 +32,9 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
         report = hg.index(paths, names, follow_links)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)
+        if as_json:  # the skips are in it too, and stay on stderr
+            print_result("index", {"store": hg.store.location, **asdict(report)})
+            return
         skipped = f"{len(report.skipped)} file{'' if len(report.skipped) == 1 else 's'} skipped"
         typer.echo(f"{hg.store.location}: {report.documents} documents read, {skipped} — {report.added} added, "
                    f"{report.updated} updated, {report.unchanged} unchanged, {report.withdrawn} withdrawn; "
@@ -42,11 +46,14 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
 
 
 def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, files or folders.")],
-           store: StoreOpt = None, quiet: QuietOpt = False) -> None:
+           store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Withdraw documents: their chunks, keyword entries and links, and the relations only they
     stated. A target that names no indexed document is an error, and nothing is withdrawn."""
     with open_hopgraph(store, quiet) as hg:
         report = hg.remove(targets)
+        if as_json:
+            print_result("remove", {"store": hg.store.location, **asdict(report)})
+            return
         typer.echo(f"{hg.store.location}: {report.withdrawn} documents withdrawn; {report.names} names, "
                    f"{report.links} links in {report.seconds['total']:.1f} s")
 

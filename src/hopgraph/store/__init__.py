@@ -1,6 +1,6 @@
-"""Storage behind four small protocols (base.py); `open_store` picks the backend from the location."""
+"""Storage behind five small protocols (base.py); `open_store` picks the backend from the location."""
 
-from hopgraph.store.base import CommunityStore, DocumentStore, KnowledgeStore, ReplyStore, Store
+from hopgraph.store.base import CommunityStore, DocumentStore, KnowledgeStore, ReplyStore, StatsStore, Store
 from hopgraph.store.sqlite import SQLiteStore
 from hopgraph.store.sqlite.store import LOCK_TIMEOUT
 
@@ -38,5 +38,5 @@ def open_store(location: str, create: bool = True, lock_timeout: float = LOCK_TI
     return SQLiteStore(location, create, lock_timeout)
 
 
-__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "Store", "database_errors", "is_url",
-           "open_store"]
+__all__ = ["CommunityStore", "DocumentStore", "KnowledgeStore", "ReplyStore", "StatsStore", "Store", "database_errors",
+           "is_url", "open_store"]

@@ -1,4 +1,4 @@
-"""What a storage backend implements: four small protocols, one per kind of data, and `Store`, all four.
+"""What a storage backend implements: five small protocols, one per kind of data, and `Store`, all five.
 
 Code above the store sees only these protocols and the records they pass (hopgraph.records);
 SQL of one dialect lives in its backend package alone (store/sqlite/, and later store/postgres/).
@@ -24,6 +24,7 @@ from hopgraph.records.knowledge import (
     MergeReview,
 )
 from hopgraph.records.names import GraphRows, NameGraph
+from hopgraph.records.stats import StoreCounts, StoredRun
 
 # Builds the name-link graph over the chunk table as it will be after an index run; called by
 # `DocumentStore.apply` inside its transaction, so documents and their links change together.
@@ -155,7 +156,21 @@ class RouteStore(Protocol):
         ...
 
 
-class Store(DocumentStore, KnowledgeStore, CommunityStore, ReplyStore, Protocol):
+class StatsStore(Protocol):
+    """What the store holds, counted, with its size on disk and its run log (`hopgraph stats`)."""
+
+    def counts(self) -> StoreCounts: ...
+
+    def recent_runs(self, limit: int = 5) -> list[StoredRun]:
+        """The last runs, newest first."""
+        ...
+
+    def disk_bytes(self) -> dict[str, int]:
+        """Bytes on disk by part: `file` and `wal` (SQLite), `tables` (PostgreSQL); {} in memory."""
+        ...
+
+
+class Store(DocumentStore, KnowledgeStore, CommunityStore, ReplyStore, StatsStore, Protocol):
     """Everything hopgraph keeps: what `open_store` returns and `HopGraph` is typed against."""
 
     def close(self) -> None: ...

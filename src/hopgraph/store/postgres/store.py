@@ -17,13 +17,14 @@ from hopgraph.store.sql.communities import CommunityTables
 from hopgraph.store.sql.documents import DocumentTables
 from hopgraph.store.sql.knowledge import KnowledgeTables
 from hopgraph.store.sql.replies import TableLLMCache
+from hopgraph.store.sql.stats import StatsTables
 
 HNSW_M, HNSW_EF_CONSTRUCTION = 16, 64  # pgvector's defaults, written out because the bench reports them
 INDEX_BUILD_MEMORY = "2GB"  # an HNSW graph built in memory: 1M × 384 floats fit; spilling is many times slower
 
 
-class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, SqlSearch):
-    """All four store protocols (store/base.py) in one PostgreSQL schema.
+class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTables, SqlSearch):
+    """All five store protocols (store/base.py) in one PostgreSQL schema.
 
     The table code is store/sql/'s, shared with SQLite; what is PostgreSQL's own is here: vectors as
     pgvector values with one HNSW index per embedding model, the reply cache's connection, and the
@@ -101,6 +102,13 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, SqlSearch)
     def reply_cache(self) -> LLMCache:
         """The `llm_cache` table on a connection of its own: each put commits at once."""
         return TableLLMCache(PgDatabase(open_connection(self._path)), self._path, (psycopg.Error,))
+
+    def disk_bytes(self) -> dict[str, int]:
+        """The store schema's tables with their indexes and TOAST (`pg_total_relation_size`)."""
+        row = self._db.execute("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                               "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                               "WHERE n.nspname = current_schema() AND c.relkind = 'r'").fetchone()
+        return {"tables": int(row[0])}
 
     def close(self) -> None:
         self._db.close()

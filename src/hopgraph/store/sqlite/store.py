@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,6 +11,7 @@ from hopgraph.llm.cache import LLMCache, ReplayLLMCache
 from hopgraph.store.sql.communities import CommunityTables
 from hopgraph.store.sql.documents import DocumentTables
 from hopgraph.store.sql.knowledge import KnowledgeTables
+from hopgraph.store.sql.stats import StatsTables
 from hopgraph.store.sql.tables import batches
 from hopgraph.store.sqlite.connection import MEMORY, Transaction, connect
 from hopgraph.store.sqlite.replies import SQLiteLLMCache
@@ -17,8 +19,8 @@ from hopgraph.store.sqlite.replies import SQLiteLLMCache
 LOCK_TIMEOUT = 30.0  # seconds a writer waits for another writer before naming it and giving up
 
 
-class SQLiteStore(DocumentTables, KnowledgeTables, CommunityTables):
-    """All four store protocols (store/base.py) over one SQLite file.
+class SQLiteStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTables):
+    """All five store protocols (store/base.py) over one SQLite file.
 
     `create=False` opens only a store that exists (commands that read never leave an empty file
     behind a mistyped path)."""
@@ -54,5 +56,18 @@ class SQLiteStore(DocumentTables, KnowledgeTables, CommunityTables):
             return ReplayLLMCache(strict=False)
         return SQLiteLLMCache(self._path, busy_timeout=self._lock_timeout)
 
+    def disk_bytes(self) -> dict[str, int]:
+        """The file and its write-ahead log (nothing for an in-memory store)."""
+        if self._path == MEMORY:
+            return {}
+        return {part: _size(self._path + suffix) for part, suffix in (("file", ""), ("wal", "-wal"))}
+
     def close(self) -> None:
         self._db.close()
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:  # no WAL right after a checkpoint on close
+        return 0

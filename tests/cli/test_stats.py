@@ -1,0 +1,47 @@
+"""`hopgraph stats`: the counts of the store, its size on disk (the file, its WAL, the search
+snapshot) and its last runs, as text and as JSON."""
+
+from __future__ import annotations
+
+import json
+from contextlib import closing
+from pathlib import Path
+
+from cli_kit import fails, invoke
+
+from hopgraph.store import open_store
+
+
+def test_stats_json_counts_what_the_store_holds(imported: Path) -> None:
+    invoke("communities", "--store", str(imported))
+    invoke("ask", "Who supplies Corvane Brake Systems?", "--store", str(imported))  # writes the search snapshot
+    stats = json.loads(invoke("stats", "--json", "--store", str(imported)))
+    assert (stats["schema"], stats["command"], stats["backend"]) == (1, "stats", "sqlite")
+    with closing(open_store(str(imported), create=False)) as store:
+        graph, tree = store.knowledge_graph(), store.community_tree()
+        chunks, names = len(store.chunk_table()), store.name_graph()
+        meta = store.meta()
+    counts = stats["counts"]
+    assert (counts["documents"], counts["chunks"]) == (4, chunks)  # three files and the triples' new source
+    assert (counts["names"], counts["links"]) == (len(names.names), len(names.links))
+    assert (counts["entities"], counts["relations"], counts["current_relations"]) == \
+        (len(graph.entities), len(graph.relations), len(graph.relations))
+    assert (counts["communities"], counts["pending_merges"]) == (len(tree), 1)
+    sizes = stats["bytes"]
+    assert sizes["file"] == imported.stat().st_size and sizes["search_snapshot"] > 0
+    assert sizes["total"] == sizes["file"] + sizes["wal"] + sizes["search_snapshot"]
+    assert stats["generation"] == meta["generation"] and stats["embedder"] == meta["embedder"]
+    # newest first: import-triples indexed its new source document after the first index run
+    assert [(run["command"], run["stats"]["added"]) for run in stats["runs"]] == [("index", 1), ("index", 3)]
+
+
+def test_stats_as_text_shows_each_count_and_the_last_run(store: Path) -> None:
+    out = invoke("stats", "--store", str(store))
+    assert "documents  3 (0 withdrawn)" in out and "relations  0 (0 current, 0 superseded)" in out
+    assert "on disk    file " in out and "total" in out
+    assert "last runs:" in out and " index " in out and "3 documents read, 3 added" in out
+
+
+def test_stats_of_a_missing_store_exits_2_and_creates_nothing(workdir: Path, monkeypatch, capsys) -> None:
+    err = fails(monkeypatch, capsys, "stats", "--store", str(workdir / "nowhere.db"))
+    assert "no store at" in err and not (workdir / "nowhere.db").exists()
