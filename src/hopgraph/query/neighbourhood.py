@@ -12,7 +12,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.query.answer import ChunkTexts, supporting_sentence
+from hopgraph.query.answer import ChunkTexts
 from hopgraph.query.local import (
     EMBED_ENTITY_NAMES_UP_TO,
     GraphView,
@@ -23,6 +23,7 @@ from hopgraph.query.local import (
 )
 from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation
 from hopgraph.retrieval.index import SearchIndex
+from hopgraph.text.sentences import split_sentences
 
 # A drawing a reader can follow: two hops, at most 40 entities, 8 edges from each.
 DRAWN = LocalBudget(max_hops=2, max_nodes=40, fan_out=8, max_relations=80)
@@ -65,6 +66,14 @@ def entity_relations(graph: KnowledgeGraph, entity_id: int, chunk_texts: ChunkTe
             "relations": [_relation(graph, relation, texts) for relation in relations]}
 
 
+def stating_sentence(text: str, ends: list[Entity]) -> str:
+    """The sentence of `text` that mentions the most of the relation's ends (by name or alias, each
+    end once: an alias is not a second end), the first on ties."""
+    sentences = split_sentences(text) or [text.strip()]
+    names = [[n.casefold() for n in (entity.name, *entity.aliases) if n] for entity in ends]
+    return max(sentences, key=lambda s: sum(any(n in s.casefold() for n in end) for end in names))
+
+
 def _node(entity: Entity, hop: int, seed: bool) -> dict[str, Any]:
     return {"id": entity.id, "name": entity.name, "type": entity.type, "hop": hop, "seed": seed}
 
@@ -76,7 +85,6 @@ def _edge(relation: Relation) -> dict[str, Any]:
 
 def _relation(graph: KnowledgeGraph, relation: Relation, texts: dict[int, str]) -> dict[str, Any]:
     ends = [graph.entities[relation.source], graph.entities[relation.target]]
-    names = [name for entity in ends for name in (entity.name, *entity.aliases)]
-    sources = [{"chunk": s.chunk_id, "sentence": supporting_sentence(texts.get(s.chunk_id, ""), names)}
+    sources = [{"chunk": s.chunk_id, "sentence": stating_sentence(texts.get(s.chunk_id, ""), ends)}
                for s in relation.sources]
     return {**_edge(relation), "source_name": ends[0].name, "target_name": ends[1].name, "sources": sources}
