@@ -62,7 +62,7 @@ def check_question(question: str) -> str:
     return question
 
 
-class _Timer:
+class StageTimer:
     """Collects one TraceStep per timed stage."""
 
     def __init__(self) -> None:
@@ -76,7 +76,7 @@ class _Timer:
 
 
 def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, budget: Budget,
-                  timer: _Timer) -> tuple[stages.Scores, dict[str, dict[int, int]]]:
+                  timer: StageTimer) -> tuple[stages.Scores, dict[str, dict[int, int]]]:
     """One score per chunk row from the chosen ranker; for hybrid also each ranker's ranks."""
     if ranker == "bm25":
         scores = stages.bm25_scores(index, question)
@@ -110,7 +110,7 @@ def _scaled(scores: stages.Scores, factor: float) -> stages.Scores:
 def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10) -> Retrieval:
     spec = parse_method(method)
     question = check_question(question)
-    timer = _Timer()
+    timer = StageTimer()
     scores, ranks = ranker_scores(index, question, spec.ranker, rrf_k, budget, timer)
     found_by: FoundBy = spec.ranker  # type: ignore[assignment]
     picked: list[Hit] = []

@@ -1,0 +1,1 @@
+"""The HTTP side of hopgraph: the API server and the web inspector."""

@@ -1,0 +1,156 @@
+"""The web inspector: the page at `/`, its static files, and the JSON it reads under `/api/inspect/`.
+
+A router, not an app: `hopgraph serve` includes it, and reads the open HopGraph from
+`app.state.hopgraph` (the one name both sides agree on). The page is plain HTML, CSS and JS with
+cytoscape vendored beside it (static/vendor/, with its licence): nothing is built, nothing is
+fetched from elsewhere. Static files are served from a fixed list made at import, so no request
+path is ever joined to a directory.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+
+from hopgraph.engine import HopGraph
+from hopgraph.errors import HopgraphError, InputError
+from hopgraph.query.neighbourhood import entity_relations, question_neighbourhood
+from hopgraph.records.communities import CommunityReport, CommunityTree
+from hopgraph.records.retrieval import Budget
+from hopgraph.retrieval import stages
+from hopgraph.retrieval.inspection import inspect_retrieval
+from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
+from hopgraph.retrieval.router import AUTO
+
+router = APIRouter()
+MAX_TOP = 50
+MAX_CHUNK_LINKS = 20  # links listed under an opened chunk
+
+
+def _static_files() -> dict[str, bytes]:
+    """Every file under static/, by its path there ("vendor/cytoscape.min.js")."""
+    root = resources.files("hopgraph.serve").joinpath("static")
+    found: dict[str, bytes] = {}
+    pending = [(root, "")]
+    while pending:
+        folder, prefix = pending.pop()
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                pending.append((entry, f"{prefix}{entry.name}/"))
+            else:
+                found[prefix + entry.name] = entry.read_bytes()
+    return found
+
+
+STATIC = _static_files()
+
+
+def hopgraph_of(request: Request) -> HopGraph:
+    """The HopGraph the app keeps open (`app.state.hopgraph`)."""
+    hg = getattr(request.app.state, "hopgraph", None)
+    if hg is None:
+        raise HTTPException(503, "the server has no store open (app.state.hopgraph is not set)")
+    return hg
+
+
+Graph = Annotated[HopGraph, Depends(hopgraph_of)]
+
+
+class AskBody(BaseModel):
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    method: str = Field(AUTO, max_length=100)
+    top: int | None = Field(None, ge=1, le=MAX_TOP)
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def page() -> HTMLResponse:
+    return HTMLResponse(STATIC["index.html"])
+
+
+@router.get("/static/{name:path}", include_in_schema=False)
+def static_file(name: str) -> Response:
+    if name not in STATIC:
+        raise HTTPException(404, f"no static file {name!r}")
+    kind = mimetypes.guess_type(name)[0] or "text/plain"
+    return Response(STATIC[name], media_type=kind, headers={"Cache-Control": "no-cache"})
+
+
+@router.post("/api/inspect/ask")
+def inspect_ask(body: AskBody, hg: Graph) -> dict[str, Any]:
+    """The answer (as `ask --json` prints it) and every retrieval stage behind it."""
+    try:
+        return inspect_question(hg, body.question, body.method, body.top)
+    except InputError as err:
+        raise HTTPException(400, str(err)) from err
+
+
+def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) -> dict[str, Any]:
+    """Search with `method` (answered, with citations), then the stages of that very search."""
+    asked = hg.ask(question, method=method, top=top)
+    if asked.retrieval is None:  # search mode always retrieves; this is a guard, not a branch
+        raise HopgraphError(f"{asked.mode} mode retrieved nothing to inspect")
+    budget = Budget(top=hg.settings.top if top is None else top, seeds=hg.settings.seeds)
+    routed = method.strip().lower() == AUTO
+    inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
+                                   hg.route(asked.question), routed)
+    return {"answer": asked.to_json(), "stages": inspection.to_json()}
+
+
+@router.get("/api/inspect/chunk/{chunk_id}")
+def chunk(chunk_id: int, hg: Graph) -> dict[str, Any]:
+    """A chunk's text, where it comes from, and the chunks its names link to."""
+    index = hg.search_index
+    row = index.row_of_chunk.get(chunk_id)
+    if row is None:
+        raise HTTPException(404, f"no chunk {chunk_id} in the index")
+    links = [{"to_chunk": int(index.table.ids[target]), "to_title": index.title_of_row(target),
+              "name": index.name_surfaces.get(name_id, "?")}
+             for target, _, name_id in stages.linked_from(index, [row])[:MAX_CHUNK_LINKS]]
+    return {"chunk": chunk_id, "doc": int(index.table.doc_ids[row]), "title": index.title_of_row(row),
+            "source": index.source_of_row(row), "text": index.table.texts[row], "links": links}
+
+
+@router.get("/api/inspect/neighbourhood")
+def neighbourhood(hg: Graph, question: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS)]
+                  ) -> dict[str, Any]:
+    """The question's entities and those within two hops, with the relations between them."""
+    found = question_neighbourhood(hg.graph_view, hg.search_index, question.strip())
+    return {"seeds_from": found.seeds_from, "nodes": found.nodes, "edges": found.edges}
+
+
+@router.get("/api/inspect/entity/{entity_id}")
+def entity(entity_id: int, hg: Graph) -> dict[str, Any]:
+    """One entity and its relations, each with the sentences that state it."""
+    graph = hg.knowledge_graph
+    if entity_id not in graph.entities:
+        raise HTTPException(404, f"no entity {entity_id} in the knowledge graph")
+    return entity_relations(graph, entity_id, hg.chunk_texts)
+
+
+@router.get("/api/inspect/community-tree")
+def community_tree(hg: Graph) -> dict[str, Any]:
+    """The community tree, each community with its labels (extractive reports: no LLM is called)."""
+    try:
+        tree = hg.communities()
+    except HopgraphError as err:  # no graph yet: the page says what to run
+        return {"levels": 0, "communities": [], "note": str(err)}
+    reports = {report.community_id: report for report in hg.reports(use_llm=False).reports}
+    return {"levels": tree.levels, "communities": outline(tree, reports), "note": ""}
+
+
+def outline(tree: CommunityTree, reports: dict[int, CommunityReport]) -> list[dict[str, Any]]:
+    """Each community as the page draws it: its place in the tree, size, labels and key entities."""
+    out = []
+    for community in tree.communities:
+        report = reports.get(community.id)
+        out.append({"id": community.id, "level": community.level, "parent": community.parent,
+                    "children": community.children, "size": community.size,
+                    "title": report.title if report else f"community {community.id}",
+                    "labels": (report.labels or []) if report else [],
+                    "entities": report.entities[:6] if report else []})
+    return out

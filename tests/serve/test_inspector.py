@@ -1,0 +1,161 @@
+"""The web inspector: its JSON agrees with search, its page is self-contained, its routes refuse bad
+input over real HTTP, and headless chromium drives the page end to end (a known two-hop question,
+the link it followed, a citation opened, the graph and the community tree drawn)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspector_app import CHROMIUM, CHROMIUM_ARGS, LINKED, QUESTION, build_sample_store, serving
+
+from hopgraph.serve.inspector import STATIC, inspect_question
+
+TINY_QUESTION = "The director of Big Stone Gap is based in what New York city?"
+
+
+@pytest.mark.parametrize("method", ["auto", "hybrid+names+links", "ppr", "hybrid", "bm25"])
+def test_the_inspected_top_k_is_what_search_returns(tiny_graph, method):
+    shown = inspect_question(tiny_graph, TINY_QUESTION, method, 4)
+    searched = tiny_graph.search(TINY_QUESTION, method=method, top=4)
+    assert [h["chunk"] for h in shown["answer"]["hits"]] == [h.chunk_id for h in searched.hits]
+    assert [h["found_by"] for h in shown["answer"]["hits"]] == [h.found_by for h in searched.hits]
+    assert shown["stages"]["method"] == searched.method
+
+
+def test_the_answer_cites_hits_each_with_its_source_label(tiny_graph):
+    shown = inspect_question(tiny_graph, TINY_QUESTION, "hybrid+names+links", None)
+    hits = {h["chunk"]: h for h in shown["answer"]["hits"]}
+    citations = shown["answer"]["answer"]["citations"]
+    assert citations and shown["answer"]["answer"]["writer"] == "extractive"
+    for cited in citations:
+        assert cited["source"] == hits[cited["chunk"]]["source"]
+        assert f"[chunk {cited['chunk']}]" in shown["answer"]["answer"]["text"]
+
+
+def test_the_page_loads_only_its_own_files():
+    page = STATIC["index.html"].decode()
+    referenced = re.findall(r'(?:src|href)="/static/([^"]+)"', page)
+    assert set(referenced) == {"inspector.css", "inspector.js", "vendor/cytoscape.min.js"}
+    assert all(name in STATIC for name in referenced)
+    assert b"MIT" in STATIC["vendor/cytoscape.LICENSE"] or b"Permission is hereby granted" in STATIC[
+        "vendor/cytoscape.LICENSE"]
+    for name in ("index.html", "inspector.js", "inspector.css"):
+        assert not re.search(rb"https?://", STATIC[name]), f"{name} reaches outside the server"
+
+
+# --- over real HTTP, against the sample store --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def inspector_url(tmp_path_factory: pytest.TempPathFactory):
+    store = build_sample_store(tmp_path_factory.mktemp("inspector") / "inspector.db")
+    with serving(store) as url:
+        yield url
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.mark.slow
+def test_the_routes_refuse_bad_input_naming_the_problem(inspector_url):
+    status, body = call(f"{inspector_url}/api/inspect/chunk/987654")
+    assert (status, body["detail"]) == (404, "no chunk 987654 in the index")
+    status, body = call(f"{inspector_url}/api/inspect/entity/987654")
+    assert (status, body["detail"]) == (404, "no entity 987654 in the knowledge graph")
+    status, body = call(f"{inspector_url}/static/..%2F..%2Fengine.py")
+    assert status == 404 and "no static file" in body["detail"]
+    status, body = call(f"{inspector_url}/api/inspect/ask", {"question": QUESTION, "method": "hybrid+magic"})
+    assert status == 400 and "unknown method 'hybrid+magic'" in body["detail"]
+    status, _ = call(f"{inspector_url}/api/inspect/ask", {"question": "x" * 2001})
+    assert status == 422
+    status, _ = call(f"{inspector_url}/api/inspect/ask", {"question": QUESTION, "top": 0})
+    assert status == 422
+
+
+@pytest.mark.slow
+def test_the_neighbourhood_and_the_community_tree_over_http(inspector_url):
+    status, found = call(f"{inspector_url}/api/inspect/neighbourhood?question=Who+was+Fulgencio+Batista%3F")
+    assert status == 200 and "Fulgencio Batista" in [n["name"] for n in found["nodes"] if n["seed"]]
+    ids = {n["id"] for n in found["nodes"]}
+    assert found["edges"] and all(e["source"] in ids and e["target"] in ids for e in found["edges"])
+    status, tree = call(f"{inspector_url}/api/inspect/community-tree")
+    assert status == 200 and tree["levels"] >= 1 and not tree["note"]
+    by_id = {c["id"]: c for c in tree["communities"]}
+    assert all(by_id[child]["parent"] == c["id"] for c in tree["communities"] for child in c["children"])
+    assert all(c["title"] for c in by_id.values())  # the page falls back to it where labels are empty
+    assert sum(bool(c["labels"]) for c in by_id.values()) >= 0.8 * len(by_id)
+
+
+# --- headless chromium -------------------------------------------------------------------------
+
+needs_chromium = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+    reason=f"Debian's chromium is not installed at {CHROMIUM} (CI installs it: .ci/run); "
+           "Playwright's own browser download is not used")
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_url):
+    from playwright.sync_api import expect, sync_playwright
+
+    linked_from, linked_to, via = LINKED
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(inspector_url + "/")
+        page.fill("#question", QUESTION)
+        page.click("#ask")
+        titled = page.get_by_role("button", name=linked_to, exact=True)  # a chunk's button, not a mention
+        link = page.locator("#links tbody tr").filter(has=titled)
+        expect(link).to_contain_text(linked_from, timeout=120_000)
+        expect(link.locator(".via")).to_have_text(f"“{via}”")
+        expect(page.locator("#hits tbody tr").filter(has=titled).locator(".badge")).to_have_text("link")
+
+        # the linked paragraph itself, opened from the link
+        _, batista = call(f"{inspector_url}/api/inspect/chunk/{link.locator('.cite').last.get_attribute('data-chunk')}")
+        link.locator(".cite").last.click()
+        expect(page.locator("#chunk-panel h2")).to_have_text(linked_to)
+        expect(page.locator("#chunk-panel .chunk-text")).to_have_text(batista["text"])
+        assert batista["title"] == linked_to and "Batista" in batista["text"]
+        page.click("#chunk-close")
+        expect(page.locator("#chunk-panel")).to_be_hidden()
+
+        # a citation of the answer opens the chunk it cites
+        citation = page.locator("#answer .answer-text .cite").first
+        cited = citation.get_attribute("data-chunk")
+        _, chunk = call(f"{inspector_url}/api/inspect/chunk/{cited}")
+        citation.click()
+        expect(page.locator("#chunk-panel h2")).to_have_text(chunk["title"])
+        expect(page.locator("#chunk-panel .meta")).to_contain_text(f"chunk {cited}")
+        page.click("#chunk-close")
+
+        # the graph view draws the question's neighbourhood; a click on an entity lists its relations
+        page.click(".tab[data-view=graph]")
+        page.wait_for_selector("#graph[data-nodes]", timeout=60_000)
+        assert int(page.get_attribute("#graph", "data-nodes")) > 0
+        assert page.evaluate("state.cy.nodes().length") == int(page.get_attribute("#graph", "data-nodes"))
+        x, y = page.evaluate("(() => { const p = state.cy.nodes('[?seed]').first().renderedPosition(); "
+                             "return [p.x, p.y]; })()")
+        box = page.locator("#graph").bounding_box()
+        page.mouse.click(box["x"] + x, box["y"] + y)
+        expect(page.locator("#entity .relations li").first).to_be_visible()
+        expect(page.locator("#entity blockquote").first).not_to_be_empty()
+
+        # the community tree, labelled
+        page.click(".tab[data-view=communities]")
+        expect(page.locator("#tree .community-label").first).not_to_be_empty()
+        browser.close()
