@@ -20,12 +20,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scale_postgres import _NoEmbedder
-
 from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.retrieval.stages import top_rows
 from hopgraph.retrieval.vector_search import ExactSearch
 from hopgraph.store import open_store
+from scale_postgres import _NoEmbedder
 
 MODEL = "all-MiniLM-L6-v2-int8"
 
@@ -56,7 +55,8 @@ def main() -> None:
             recall.append(len({c for c, step, _ in hits if step == 0} & want) / 10)
         times.sort()
         table.append({"ef_search": ef, "recall_at_10": round(float(np.mean(recall)), 4),
-                      "p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)})
+                      "p50_ms": round(statistics.median(times), 2),
+                      "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2)})
         print(f"ef_search {ef:4d}  recall@10 {table[-1]['recall_at_10']:.4f}  p50 {table[-1]['p50_ms']:6.2f} ms"
               f"  p95 {table[-1]['p95_ms']:6.2f} ms", flush=True)
     store.close()

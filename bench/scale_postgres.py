@@ -6,7 +6,8 @@ search over its snapshot like the embedded store's. This adds, per size:
 - the HNSW build (pgvector, m 16, ef_construction 64, in memory), timed by building it again;
 - the schema's size on disk (tables + indexes) and the server's memory (PSS of its processes);
 - vector search inside the database — `vector_links(q, model, 10, 10)`, its step-0 rows, through
-  the HNSW index (ef_search 160, search.py's breadth for 10 seeds) — p50/p95 and recall@10 against exact search over the same vectors;
+  the HNSW index (ef_search 160, search.py's breadth for 10 seeds) — p50/p95 and recall@10 against
+  exact search over the same vectors;
 - the reference lab's one statement (2 seeds + their links, top 5) and BM25 in SQL, p50/p95.
 """
 
