@@ -34,7 +34,10 @@ def sample_graph(two_hop: TwoHop) -> Iterator[HopGraph]:
 
 @pytest.fixture
 def no_network(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every attempt to open an internet socket fails and is recorded (local Unix sockets pass)."""
+    """Every attempt to open an internet socket fails and is recorded (local Unix sockets pass).
+    llama-index-core reads its bundled tiktoken and NLTK caches only when these are unset."""
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NLTK_DATA", raising=False)
     attempts: list[object] = []
     connect = socket.socket.connect
 
