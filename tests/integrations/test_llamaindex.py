@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import threading
 
 import pytest
 from child_env import child_env
@@ -58,6 +60,24 @@ def test_nodes_carry_the_hit_and_show_the_llm_only_title_source_and_how(sample_g
     shown = nodes[0].node.get_content(metadata_mode=MetadataMode.LLM)
     assert f"title: {hits[0].title}" in shown and f"how: {hits[0].describe_path()}" in shown
     assert "chunk_id" not in shown and "score" not in shown
+
+
+@pytest.mark.slow
+def test_aquery_runs_the_search_off_the_event_loop_with_the_same_nodes(sample_graph, two_hop, no_network):
+    retriever = HopGraphRetriever(sample_graph, top=3)
+    threads: list[str] = []
+    search = sample_graph.search
+
+    def recording_search(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return search(*args, **kwargs)
+
+    sample_graph.search = recording_search  # type: ignore[method-assign]
+    engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
+    response = asyncio.run(engine.aquery(two_hop.question))
+    assert [n.node.node_id for n in response.source_nodes] == [n.node.node_id
+                                                               for n in retriever.retrieve(two_hop.question)]
+    assert threads[0] != threading.main_thread().name and threads[1] == threading.main_thread().name
 
 
 def test_importing_the_adapter_and_the_query_engine_opens_no_connection():

@@ -13,6 +13,8 @@ are unset; set either to a folder without the files and those components fetch t
 
 from __future__ import annotations
 
+import asyncio
+
 from hopgraph.engine import HopGraph
 from hopgraph.integrations import hit_metadata, missing_extra, open_graph
 from hopgraph.query.ask import DEFAULT_METHOD
@@ -43,6 +45,11 @@ class HopGraphRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         hits = self.graph.search(query_bundle.query_str, method=self.method, top=self.top).hits
         return [NodeWithScore(node=hit_node(hit), score=hit.score) for hit in hits]
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        # llama-index's default runs the search on the event loop; a thread keeps the loop free
+        # (the store's connection may be used from any thread).
+        return await asyncio.to_thread(self._retrieve, query_bundle)
 
 
 def hit_node(hit: Hit) -> TextNode:
