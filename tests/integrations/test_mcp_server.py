@@ -1,0 +1,92 @@
+"""The MCP server: over stdio as a client launches it (`hopgraph mcp`, a real subprocess), and its
+tools in-process over the supplier triples."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import pytest
+from child_env import hopgraph_path
+from cli_kit import TRIPLES
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from two_hop import LINKED_TITLE
+
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.integrations.mcp_server import build_server
+
+
+def call(server, tool: str, arguments: dict):
+    async def run():
+        async with Client(server) as client:
+            return await client.call_tool(tool, arguments)
+    return asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_hopgraph_mcp_over_stdio_lists_its_tools_and_answers_a_two_hop_question(two_hop, tmp_path):
+    # What an MCP client's config says: the command and its arguments. The client passes only a
+    # few safe variables on; PYTHONPATH keeps the hopgraph under test in the child.
+    params = StdioServerParameters(command=sys.executable, cwd=str(tmp_path),
+                                   args=["-m", "hopgraph.cli.app", "mcp", "--store", str(two_hop.store)],
+                                   env={"PYTHONPATH": hopgraph_path()})
+
+    async def session():
+        async with Client(params, read_timeout_seconds=120) as client:
+            tools = await client.list_tools()
+            asked = await client.call_tool("ask", {"question": two_hop.question, "mode": "search"})
+            return tools, asked
+
+    tools, asked = asyncio.run(session())
+    assert {tool.name for tool in tools.tools} == {"ask", "paths", "entities"}
+    assert not asked.is_error, asked.content
+    answer = asked.structured_content
+    linked = next(hit for hit in answer["hits"] if hit["title"] == LINKED_TITLE)
+    assert linked["found_by"] == "link" and linked["via"]["name"] == LINKED_TITLE
+    assert two_hop.answer in linked["text"]
+    assert json.loads(asked.content[0].text) == answer  # the same JSON as text, for clients without structure
+
+
+@pytest.fixture
+def suppliers(tmp_path, embedder):
+    (tmp_path / "triples.csv").write_text(TRIPLES, encoding="utf-8")
+    with HopGraph(str(tmp_path / "s.db"), Settings(), embedder=embedder) as hg:
+        hg.import_triples(tmp_path / "triples.csv")
+        yield hg
+
+
+def test_entities_finds_names_and_aliases_containing_the_query(suppliers):
+    result = call(build_server(suppliers), "entities", {"q": "kallur"})
+    names = [entity["name"] for entity in result.structured_content["result"]]
+    assert sorted(names) == ["Kallur Iron Works", "Kallur Pig Iron Works"]
+    assert all(entity["chunks"] for entity in result.structured_content["result"])
+
+
+def test_paths_lists_each_route_into_an_entity_with_its_hops(suppliers):
+    # Anvaya's plant is in Hosur; Corvane buys from Anvaya; Zephyra from Corvane: all depend on Hosur.
+    result = call(build_server(suppliers), "paths", {"to": "Hosur", "max_hops": 3})
+    routes = sorted(" / ".join(f"{h['source']} {h['relation']} {h['target']}" for h in path)
+                    for path in result.structured_content["result"])
+    assert routes == [
+        "Anvaya Foundry LOCATED_IN Hosur",
+        "Anvaya Foundry SUPPLIES Corvane Brake Systems / Anvaya Foundry LOCATED_IN Hosur",
+        "Corvane Brake Systems SUPPLIES Zephyra Motors / Anvaya Foundry SUPPLIES Corvane Brake Systems / "
+        "Anvaya Foundry LOCATED_IN Hosur",
+    ]
+    one_hop = call(build_server(suppliers), "paths", {"to": "Hosur", "max_hops": 1}).structured_content["result"]
+    assert len(one_hop) == 1 and one_hop[0][0]["chunk_id"] > 0
+
+
+@pytest.mark.parametrize(("tool", "arguments", "message"), [
+    ("paths", {"to": "Nowhere Ltd"}, "no entity called 'Nowhere Ltd'"),
+    ("entities", {"q": "  "}, "the entity query is empty"),
+    ("entities", {"q": "a", "limit": 0}, "limit must be between 1 and 100"),
+    ("ask", {"question": "Who supplies Anvaya?", "mode": "sideways"}, "mode"),
+])
+def test_bad_input_comes_back_as_the_tools_error_message(suppliers, tool, arguments, message):
+    result = call(build_server(suppliers), tool, arguments)
+    assert result.is_error
+    assert message in result.content[0].text
