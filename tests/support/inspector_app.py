@@ -13,8 +13,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from hopgraph.config import Settings, load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.records.documents import Document
-from hopgraph.serve.inspector import router
+from hopgraph.serve.app import create_app
 
 # Records 3-6 of the bundled sample: two bridge questions whose second paragraph a link finds.
 SAMPLE_RECORDS = slice(3, 7)
@@ -49,17 +49,8 @@ def build_sample_store(path: Path) -> Path:
 
 
 def inspector_app(store: str) -> FastAPI:
-    """The router over a HopGraph kept open for the app's life, as `app.state.hopgraph`."""
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        with HopGraph(store, load_settings(), create=False) as hg:
-            app.state.hopgraph = hg
-            yield
-
-    app = FastAPI(lifespan=lifespan)
-    app.include_router(router)
-    return app
+    """The app `hopgraph serve` runs over the store: the API and the inspector at `/`."""
+    return create_app(store, load_settings())
 
 
 def free_port() -> int:

@@ -11,14 +11,14 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
-from hopgraph.cli import communities, demo, export, graph, integrations, questions, stats
+from hopgraph.cli import communities, demo, export, graph, integrations, questions, serve, stats
 from hopgraph.errors import HopgraphError
 from hopgraph.store import database_errors
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="hopgraph: multi-hop retrieval over a name-link graph, in one SQLite file "
                        "(or PostgreSQL).")
-for group in (questions, demo, graph, communities, export, stats, integrations):
+for group in (questions, demo, graph, communities, export, stats, serve, integrations):
     group.register(app)
 
 INTERRUPTED = 130

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from bs4 import BeautifulSoup
@@ -58,7 +58,10 @@ def read_file_bytes(path: Path) -> bytes:
 
 def read_text_file(path: Path) -> str:
     """The file's text; unreadable, empty, binary or non-UTF-8 files are errors that name the file."""
-    data = read_file_bytes(path)
+    return _decode(path, read_file_bytes(path))
+
+
+def _decode(path: PurePath, data: bytes) -> str:
     if b"\x00" in data[:8192]:
         raise UnreadableFile(path, "looks like a binary file (NUL bytes), not text")
     try:
@@ -69,12 +72,23 @@ def read_text_file(path: Path) -> str:
 
 def read_documents(path: Path) -> list[Document]:
     """All documents in one file, by its suffix."""
-    suffix = path.suffix.lower()
-    if suffix in BINARY_READERS:
-        return [BINARY_READERS[suffix](path, read_file_bytes(path))]
-    if suffix in TEXT_SUFFIXES and _file_size(path) > textfile.STREAM_BYTES:
+    if path.suffix.lower() in TEXT_SUFFIXES and _file_size(path) > textfile.STREAM_BYTES:
         return [_text_document(path, textfile.head_and_check(path))]
-    text = read_text_file(path)
+    return documents_in_bytes(path, read_file_bytes(path))
+
+
+def documents_in_bytes(path: PurePath, data: bytes) -> list[Document]:
+    """All documents in a file's bytes, read by the suffix of `path`, which only names them: nothing
+    is read from that path (the HTTP API's uploads are bytes with a name, never a file to open)."""
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        raise UnreadableFile(path, f"unsupported file type {suffix or '(none)'}; use one of "
+                                   f"{', '.join(sorted(SUPPORTED))}")
+    if not data.strip():
+        raise UnreadableFile(path, "file is empty")
+    if suffix in BINARY_READERS:
+        return [BINARY_READERS[suffix](path, data)]
+    text = _decode(path, data)
     if suffix in JSON_SUFFIXES:
         return list(_dedupe(_json_documents(_load_json(path, text, suffix == ".jsonl"), path)))
     if suffix in HTML_SUFFIXES:
@@ -82,7 +96,7 @@ def read_documents(path: Path) -> list[Document]:
     return [_text_document(path, text, text.strip())]
 
 
-def _text_document(path: Path, head: str, text: str | None = None) -> Document:
+def _text_document(path: PurePath, head: str, text: str | None = None) -> Document:
     """A text or Markdown document titled by its `# ` heading (looked for in `head`) or file name;
     without `text`, one that reads the file again when its text is needed."""
     heading = _text_heading(head)
@@ -108,7 +122,7 @@ def _text_heading(text: str) -> str:
     return ""
 
 
-def _html_document(html: str, path: Path) -> Document:
+def _html_document(html: str, path: PurePath) -> Document:
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(["script", "style", "noscript"]):
         tag.decompose()
@@ -122,7 +136,7 @@ def _html_document(html: str, path: Path) -> Document:
     return Document(title=path.stem, text=text, source=str(path), title_source="file")
 
 
-def _load_json(path: Path, text: str, lines: bool) -> list[Any]:
+def _load_json(path: PurePath, text: str, lines: bool) -> list[Any]:
     if lines:
         return [_parse_json(path, line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     data = _parse_json(path, text, 1)
@@ -131,7 +145,7 @@ def _load_json(path: Path, text: str, lines: bool) -> list[Any]:
     return data
 
 
-def _parse_json(path: Path, text: str, first_line: int) -> Any:
+def _parse_json(path: PurePath, text: str, first_line: int) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -139,7 +153,7 @@ def _parse_json(path: Path, text: str, first_line: int) -> Any:
         raise UnreadableFile(path, f"malformed JSON at line {line} column {err.colno}: {err.msg}") from None
 
 
-def _json_documents(records: list[Any], path: Path) -> Iterator[Document]:
+def _json_documents(records: list[Any], path: PurePath) -> Iterator[Document]:
     """HotpotQA records (their context paragraphs) or plain {title, text} objects."""
     for i, record in enumerate(records):
         if not isinstance(record, dict):

@@ -10,6 +10,7 @@ path is ever joined to a directory.
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Iterator
 from importlib import resources
 from typing import Annotated, Any
 
@@ -27,7 +28,8 @@ from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
 
-router = APIRouter()
+router = APIRouter()  # the JSON the page asks for: behind the token, as the API is
+pages = APIRouter()  # the page and its static files: no store data, so a browser loads them without a token
 MAX_TOP = 50
 MAX_CHUNK_LINKS = 20  # links listed under an opened chunk
 
@@ -50,12 +52,18 @@ def _static_files() -> dict[str, bytes]:
 STATIC = _static_files()
 
 
-def hopgraph_of(request: Request) -> HopGraph:
-    """The HopGraph the app keeps open (`app.state.hopgraph`)."""
+def hopgraph_of(request: Request) -> Iterator[HopGraph]:
+    """The HopGraph to read from: under `hopgraph serve`, a lease on the shared reader for the whole
+    request (serve/shared_graph.py); else the one an app keeps in `app.state.hopgraph`."""
+    shared = getattr(request.app.state, "graph", None)
+    if shared is not None:
+        with shared.reading() as reader:
+            yield reader
+        return
     hg = getattr(request.app.state, "hopgraph", None)
     if hg is None:
         raise HTTPException(503, "the server has no store open (app.state.hopgraph is not set)")
-    return hg
+    yield hg
 
 
 Graph = Annotated[HopGraph, Depends(hopgraph_of)]
@@ -67,12 +75,12 @@ class AskBody(BaseModel):
     top: int | None = Field(None, ge=1, le=MAX_TOP)
 
 
-@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+@pages.get("/", response_class=HTMLResponse, include_in_schema=False)
 def page() -> HTMLResponse:
     return HTMLResponse(STATIC["index.html"])
 
 
-@router.get("/static/{name:path}", include_in_schema=False)
+@pages.get("/static/{name:path}", include_in_schema=False)
 def static_file(name: str) -> Response:
     if name not in STATIC:
         raise HTTPException(404, f"no static file {name!r}")
@@ -133,8 +141,16 @@ def entity(entity_id: int, hg: Graph) -> dict[str, Any]:
 
 
 @router.get("/api/inspect/community-tree")
-def community_tree(hg: Graph) -> dict[str, Any]:
-    """The community tree, each community with its labels (extractive reports: no LLM is called)."""
+def community_tree(request: Request) -> dict[str, Any]:
+    """The community tree, each community with its labels (extractive reports: no LLM is called).
+    The tree and its reports are stored on first use, so under `hopgraph serve` this is a write."""
+    shared = getattr(request.app.state, "graph", None)
+    if shared is not None:
+        return shared.write(tree_outline)
+    return tree_outline(next(hopgraph_of(request)))
+
+
+def tree_outline(hg: HopGraph) -> dict[str, Any]:
     try:
         tree = hg.communities()
     except HopgraphError as err:  # no graph yet: the page says what to run

@@ -1,0 +1,48 @@
+"""`hopgraph serve`: the HTTP API (and the web inspector, when installed) over one store.
+
+FastAPI and uvicorn are the `serve` extra; without them the command names it and exits 2.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Annotated
+
+import typer
+
+from hopgraph.cli.options import QuietOpt, StoreOpt
+from hopgraph.config import load_settings
+from hopgraph.errors import HopgraphError
+
+SERVE_LIBRARIES = ("fastapi", "uvicorn", "multipart")  # multipart: python-multipart, for uploads
+
+
+def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: anything but 127.0.0.1, "
+                                            "localhost or ::1 needs a token.")] = "127.0.0.1",
+          port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+          store: StoreOpt = None,
+          token: Annotated[str | None, typer.Option("--token", envvar="HOPGRAPH_TOKEN", show_default=False,
+                                                    help="Clients send `Authorization: Bearer <token>` "
+                                                         "(every route but /health).")] = None,
+          quiet: QuietOpt = False) -> None:
+    """Serve the store over HTTP: POST /ask, /documents, GET /entities, /paths, /communities, /health;
+    OpenAPI docs at /docs. The store stays open, so its search structures load once."""
+    missing = [name for name in SERVE_LIBRARIES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise HopgraphError(f"hopgraph serve needs {', '.join(missing)}, which is not installed: "
+                            f"pip install 'hopgraph[serve]'")
+    import uvicorn
+
+    from hopgraph.serve.app import create_app
+    from hopgraph.serve.security import check_binding
+
+    check_binding(host, token)
+    settings = load_settings(store=store)
+    app = create_app(settings.store, settings, token)
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"hopgraph: serving {app.state.graph.location} at http://{shown}:{port} (docs at /docs)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

@@ -1,0 +1,63 @@
+"""`create_app`: the FastAPI application over one open store.
+
+The store is opened (and its search structures loaded) when the app is made, so a missing store
+or a bad setting fails before the server binds; it is closed when the server stops. Routers:
+routes/ (the API) and, when it is installed, the web inspector (serve/inspector.py, served at `/`);
+without it `/` sends the browser to the API's docs at /docs. Every route but /health goes through
+the token check (security.py); bodies are held to their limits (limits.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+from fastapi.responses import RedirectResponse
+
+import hopgraph
+from hopgraph.config import Settings
+from hopgraph.serve.errors import install_error_handlers
+from hopgraph.serve.limits import BodyLimit, Limits
+from hopgraph.serve.routes import ask, documents, graph, health
+from hopgraph.serve.security import bearer_check
+from hopgraph.serve.shared_graph import SharedGraph
+
+INSPECTOR = "hopgraph.serve.inspector"
+
+
+def create_app(store: str, settings: Settings, token: str | None = None, limits: Limits | None = None) -> FastAPI:
+    shared = SharedGraph(store, settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        shared.close()
+
+    app = FastAPI(title="hopgraph", version=hopgraph.__version__, lifespan=lifespan,
+                  description="Multi-hop retrieval over a name-link graph and a knowledge graph: ask questions, "
+                              "add and remove documents, walk entities and paths.")
+    app.state.graph = shared
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, limits=limits or Limits())
+    guarded = [Depends(bearer_check(token))]
+    app.include_router(health.router)
+    for router in (ask.router, documents.router, graph.router):
+        app.include_router(router, dependencies=guarded)
+    _serve_root(app, guarded)
+    return app
+
+
+def _serve_root(app: FastAPI, guarded: list) -> None:
+    """The inspector at `/` when its module is installed, else a redirect to the API docs."""
+    if importlib.util.find_spec(INSPECTOR) is not None:
+        inspector = importlib.import_module(INSPECTOR)
+        app.include_router(inspector.pages)  # the page reads `?token=` and sends it on every API call
+        app.include_router(inspector.router, dependencies=guarded)
+        return
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/docs")

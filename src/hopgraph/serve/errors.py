@@ -1,0 +1,69 @@
+"""Every failure as JSON `{"error": message}` with its status.
+
+- 400: hopgraph refused the input (an InputError: a bad method, date or follow spec), or the body
+  is not JSON at all;
+- 401: a missing or wrong token (security.py); 404: an unknown id, entity or route;
+- 413: a body over its limit (limits.py); 422: JSON of the wrong shape or types (pydantic);
+- 503: the store is busy or gone (another writer holds it past the lock timeout, its server is down);
+- 500: a bug in hopgraph, logged with its traceback, answered without one.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from hopgraph.errors import HopgraphError
+from hopgraph.store import database_errors
+
+log = logging.getLogger("hopgraph.serve")
+
+
+class ApiError(HTTPException):
+    """An answer other than 200 with a message for the client (FastAPI passes these through body
+    parsing untouched, which is how limits.BodyLimit can refuse a body as it arrives)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status_code=status, detail=message)
+
+
+def error_response(error: HTTPException) -> JSONResponse:
+    return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+
+
+def _validation_message(error: RequestValidationError) -> tuple[int, str]:
+    problems = error.errors()
+    if any(p.get("type") == "json_invalid" for p in problems):
+        return 400, "the body is not valid JSON"
+    said = [f"{'.'.join(str(part) for part in p.get('loc', ()))}: {p.get('msg', 'invalid')}" for p in problems[:5]]
+    return 422, "; ".join(said)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        return error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        status, message = _validation_message(error)
+        return JSONResponse({"error": message}, status_code=status)
+
+    @app.exception_handler(HopgraphError)
+    async def refused(_: Request, error: HopgraphError) -> JSONResponse:
+        return JSONResponse({"error": " ".join(str(error).split())}, status_code=400)
+
+    for kind in database_errors():
+        @app.exception_handler(kind)
+        async def store_unavailable(_: Request, error: Exception) -> JSONResponse:
+            return JSONResponse({"error": f"the store: {error}"}, status_code=503)
+
+    @app.exception_handler(Exception)
+    async def bug(request: Request, error: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path, exc_info=error)
+        return JSONResponse({"error": f"internal error ({type(error).__name__}); see the server's log"},
+                            status_code=500)

@@ -1,0 +1,49 @@
+"""POST /ask: a question in any mode, answered as `hopgraph ask --json` answers it (`Answer.to_json`:
+the hits with their ranks and how each was found, the relation paths, the citations, the time of
+each stage)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from hopgraph.engine import HopGraph
+from hopgraph.query.ask import CORPUS_MODES, MODES
+from hopgraph.serve.limits import QUESTION_CHARS
+from hopgraph.serve.routes import JsonResult
+from hopgraph.serve.shared_graph import Graph, SharedGraph
+
+router = APIRouter(tags=["questions"])
+
+
+class AskRequest(BaseModel):
+    """What `hopgraph ask` takes: the question, its mode, a retrieval method, the places in the answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=QUESTION_CHARS)
+    mode: Literal[*MODES] = "auto"  # type: ignore[valid-type]
+    method: str | None = Field(default=None, max_length=100,
+                               description="For mode search: vector | bm25 | hybrid, +names, +links; ppr; auto.")
+    top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
+    answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
+
+
+@router.post("/ask", response_class=JsonResult)
+def ask(request: AskRequest, graph: Graph) -> JsonResult:
+    def run(hg: HopGraph) -> dict:
+        return hg.ask(request.question, request.mode, request.method, request.top, request.answer).to_json()
+
+    return JsonResult(graph.write(run) if _may_write(request, graph) else graph.read(run))
+
+
+def _may_write(request: AskRequest, graph: SharedGraph) -> bool:
+    """Global, lazy and DRIFT search store the community tree and reports they make on first use;
+    `auto` goes there when the router calls the question global."""
+    if request.mode in CORPUS_MODES:
+        return True
+    if request.mode != "auto" or request.method is not None:
+        return False
+    return graph.read(lambda hg: hg.route(request.question).kind == "global")

@@ -1,0 +1,70 @@
+"""POST /ask over real HTTP: the answer `hopgraph ask --json` gives, in every mode the sample can
+answer offline, and each kind of bad request refused with its status and a JSON message."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from serve_kit import cli_json, without_timings
+
+QUESTION = "Where is High Impact Games based?"
+
+
+def ask(server: str, **body) -> httpx.Response:
+    return httpx.post(f"{server}/ask", json=body, timeout=120)
+
+
+def test_an_answer_is_the_one_the_command_line_gives(server, sample_store):
+    answered = ask(server, question=QUESTION)
+    assert answered.status_code == 200
+    got = answered.json()
+    assert got["hits"] and got["answer"]["citations"] and got["used"]["seconds"]["total"] > 0
+    assert {"retrieve", "answer", "total"} <= set(got["used"]["seconds"])
+    expected = cli_json("ask", QUESTION, "--store", str(sample_store))
+    assert without_timings(got) == without_timings(expected)
+
+
+@pytest.mark.parametrize(("body", "mode"), [
+    ({"mode": "search", "method": "hybrid", "top": 3}, "search"),
+    ({"mode": "local"}, "local"),
+    ({"mode": "paths", "question": "Which companies are located in Burbank?"}, "paths"),
+])
+def test_each_mode_answers_with_the_same_schema(server, body, mode):
+    answered = ask(server, **{"question": QUESTION, **body})
+    assert answered.status_code == 200, answered.text
+    got = answered.json()
+    assert got["mode"] == mode and got["schema"] == 1 and got["answer"]["text"]
+    if "top" in body:
+        assert len(got["hits"]) == body["top"] and got["retrieval"]["method"] == "hybrid"
+    if mode == "paths":
+        assert got["paths"] and all(hop["chunk_id"] for path in got["paths"] for hop in path)
+
+
+def test_no_answer_gives_the_ranked_chunks_only(server):
+    got = ask(server, question=QUESTION, mode="search", answer=False).json()
+    assert got["hits"] and got["answer"] == {"text": "", "writer": "", "citations": []}
+
+
+@pytest.mark.parametrize(("body", "named"), [
+    ({}, "question"),
+    ({"question": ""}, "question"),
+    ({"question": QUESTION, "top": "five"}, "top"),
+    ({"question": QUESTION, "top": 0}, "top"),
+    ({"question": QUESTION, "mode": "telepathy"}, "mode"),
+    ({"question": QUESTION, "shout": True}, "shout"),
+    ({"question": "why? " * 1000}, "question"),
+])
+def test_a_body_of_the_wrong_shape_is_422_naming_the_field(server, body, named):
+    refused = ask(server, **body)
+    assert refused.status_code == 422
+    assert named in refused.json()["error"]
+
+
+def test_malformed_json_is_400(server):
+    refused = httpx.post(f"{server}/ask", content=b'{"question": "Where', headers={"content-type": "application/json"})
+    assert refused.status_code == 400 and refused.json() == {"error": "the body is not valid JSON"}
+
+
+def test_a_method_hopgraph_does_not_know_is_400_naming_it(server):
+    refused = ask(server, question=QUESTION, method="hybrid+bar")
+    assert refused.status_code == 400 and "hybrid+bar" in refused.json()["error"]
