@@ -39,7 +39,8 @@ DOCS = [Document("Anvaya profile", "Anvaya Foundry runs a grey-iron plant in Hos
 FRESH = Document("Kestrel move", "Kestrel Castings has moved its casting line to Ranipet.", "kg")
 LATER = Document("Orla move", "Orla Forge has moved its press shop to Vellore.", "kg")
 REPLIES = {
-    DOCS[0].text: {"entities": [org("Anvaya Foundry"), place("Hosur")], "relations": [located("Anvaya Foundry", "Hosur")]},
+    DOCS[0].text: {"entities": [org("Anvaya Foundry"), place("Hosur")],
+                   "relations": [located("Anvaya Foundry", "Hosur")]},
     DOCS[1].text: {"entities": [org("Anvaya Foundry"), org("Corvane Brake Systems")],
                    "relations": [{"source": "Anvaya Foundry", "relation": "SUPPLIES", "target": "Corvane Brake Systems",
                                   "description": "", "date": None}]},
@@ -99,7 +100,9 @@ def test_a_local_question_about_a_fresh_document_extracts_it_live_and_answers_fr
 def test_a_paths_question_reaches_a_fresh_fact_extracted_live(tmp_path, llm):
     fake, url = llm
     with extracted_then_fresh(tmp_path / "live.db", url, [FRESH]) as hg:
+        fake.requests.clear()
         asked = hg.ask("Which plants are in Ranipet?", mode="paths")
+        assert extraction_texts(fake.bodies) == [FRESH.text]
         assert asked.mode == "paths" and asked.note == "extracted 1 chunk(s) live"
         assert [[(h.source, h.relation, h.target) for h in path] for path in asked.paths] == [
             [("Kestrel Castings", "LOCATED_IN", "Ranipet")]]
