@@ -49,6 +49,9 @@ class Settings:
     llm_timeout: float = 60.0
     llm_deadline: float = 300.0
     gleanings: int = 0
+    # `ask --mode local|paths` with an LLM whose extraction the store holds: the question's top hits
+    # from chunks it has not read yet are extracted first, at most this many (0 = never; query/live.py).
+    live_extract_chunks: int = 3
     entity_types: str = "PERSON,ORG,PRODUCT,LOCATION,COMPONENT,EVENT,CONCEPT"
     relation_types: str = "SUPPLIES,USES,LOCATED_IN,OWNS,PART_OF,REPORTS_TO,CAUSED_BY,RELATED_TO"
     # Relations whose subject has one object at a time: a newer statement supersedes an older one

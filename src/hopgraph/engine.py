@@ -33,9 +33,10 @@ from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.query.iterative import IterativeBudget, iterative_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
-from hopgraph.query.local import GraphView, LocalBudget, LocalResult, answer_local, local_search
-from hopgraph.query.paths import Follow, answer_paths, find_paths
+from hopgraph.query.local import GraphView, LocalBudget, LocalResult, local_search
+from hopgraph.query.paths import Follow, find_paths
 from hopgraph.query.themes import ChunksOf
+from hopgraph.query.walks import ask_walk
 from hopgraph.records.answers import Answer, Spend
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.documents import Document, Skip
@@ -281,18 +282,8 @@ class HopGraph:
                 top: int | None = None) -> Answer:
         if mode == "search":
             return Answer(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top))
-        if mode == "local":
-            result = self._local(question, LocalBudget(top=top or self.settings.top))
-            answer = answer_local(question, result, self.knowledge_graph, self.chunk_texts, self._llm_if_configured())
-            return Answer(question, mode, why, result.retrieval, answer.text, list(answer.citations),
-                               answer.mode, note=with_dropped(result.fell_open, answer.dropped))
-        if mode == "paths":
-            answer, found, note = answer_paths(question, self.graph_view, self.chunk_texts, self._llm_if_configured())
-            if not found:  # no entity of the question, or no route into one: search still answers, saying so
-                return Answer(question, "search", why, self._search(question, modes.FALLBACK_METHOD, top),
-                              note=f"paths: {note or 'no path'}; fell open to {modes.FALLBACK_METHOD} search")
-            return Answer(question, mode, why, None, answer.text, list(answer.citations), answer.mode, found,
-                               note=with_dropped(note, answer.dropped))
+        if mode in ("local", "paths"):  # live extraction of unread top hits, the walk, its fall-open
+            return ask_walk(self, question, mode, why, top)
         if mode == "iterative":
             return self._iterative(question, why, top)
         run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]

@@ -179,6 +179,23 @@ def test_extract_with_an_llm_merges_its_facts_with_the_parser_s_naming_both_on_e
     assert sources[("Corvane Brake Systems", "Zephyra Motors")] == {PARSE}  # the model did not say it
 
 
+def test_extract_backfill_reads_only_what_index_left_and_a_rerun_leaves_the_graph_as_it_was(store, monkeypatch,
+                                                                                            fake, server):
+    from naming_llm import extraction_texts, responder
+
+    fake.responder = responder()
+    monkeypatch.setenv("HOPGRAPH_LLM_URL", server[1])
+    monkeypatch.setenv("HOPGRAPH_LLM_MODEL", "fake-model")
+    out = invoke("extract", "--backfill", "--store", str(store))
+    assert out.splitlines()[0] == "backfill: 3/3 pending chunks extracted by the LLM, 0 failed (asked again next run)"
+    assert out.splitlines()[1].startswith("graph rebuilt: ")
+    assert len(extraction_texts(fake.bodies)) == 3
+    out = invoke("extract", "--backfill", "--store", str(store))
+    assert out.splitlines() == ["backfill: 0/0 pending chunks extracted by the LLM, 0 failed (asked again next run)",
+                                "no fact changed: the graph is as it was"]
+    assert len(extraction_texts(fake.bodies)) == 3
+
+
 # --- review-merges -----------------------------------------------------------------------------------
 
 

@@ -201,10 +201,27 @@ def test_paths_mode_finds_every_path_into_the_entity_the_question_names(hg):
     assert "Since 2021 Anvaya Foundry supplies castings to Corvane Brake Systems." in result.text
 
 
-def test_paths_mode_without_an_entity_in_the_question_falls_open_to_search_and_says_so(hg):
+WEATHER = Document("Weather", "Rain is expected tomorrow across the region.", "kg")  # a document stating no fact
+
+
+def test_paths_mode_without_an_entity_in_the_question_falls_open_to_the_facts_of_the_top_hits(hg):
     result = hg.ask("What is the weather tomorrow?", mode="paths")
-    assert result.paths == [] and result.mode == "search" and result.hits
-    assert result.note == "paths: no entity found; fell open to hybrid search"
+    assert result.mode == "paths" and result.hits
+    assert result.note == "paths: no entity found; fell open to the facts of the top hits"
+    hit_chunks = [h.chunk_id for h in result.hits]
+    # Each fact a one-hop path citing the hit that states it, the best-ranked hit's facts first.
+    assert all(len(path) == 1 and path[0].chunk_id in hit_chunks for path in result.paths)
+    assert len(result.paths) == 3
+    assert [hit_chunks.index(p[0].chunk_id) for p in result.paths] == sorted(hit_chunks.index(p[0].chunk_id)
+                                                                           for p in result.paths)
+    assert set(result.citations) == {p[0].chunk_id for p in result.paths}
+
+
+def test_paths_mode_whose_top_hits_state_no_facts_falls_open_to_search_and_says_so(hg):
+    hg.index_documents([WEATHER], replace_sources=False)
+    result = hg.ask("Will it rain tomorrow?", mode="paths", top=1)
+    assert result.paths == [] and result.mode == "search" and [h.title for h in result.hits] == ["Weather"]
+    assert result.note == "paths: no entity found; the top hits state no facts; fell open to hybrid search"
     assert result.text  # the search's answer, not an empty one
 
 
@@ -219,9 +236,21 @@ def test_local_mode_answers_from_the_walked_relations(hg):
     assert supply in result.citations
 
 
-def test_local_mode_that_falls_open_answers_with_the_passages_and_a_note(hg):
+def test_local_mode_that_finds_no_entity_answers_from_the_facts_of_the_top_hits(hg):
     result = hg.ask("Is it raining tomorrow?", mode="local")
-    assert result.note == "no entity of the question is in the graph"
+    assert result.note == "no entity of the question is in the graph; fell open to the facts of the top hits"
+    assert "—SUPPLIES→" in result.text and "—LOCATED_IN→" in result.text  # the relations, not the passages
+    stated = {s.chunk_id for r in hg.knowledge_graph.relations for s in r.sources}
+    assert result.hits and {h.chunk_id for h in result.hits} <= stated
+    assert result.retrieval.trace[-1].stage == "facts of the top hits"
+
+
+def test_local_mode_whose_top_hits_state_no_facts_answers_with_the_passages_and_says_so(hg):
+    hg.index_documents([WEATHER], replace_sources=False)
+    result = hg.ask("Will it rain tomorrow?", mode="local", top=1)
+    assert result.note == ("no entity of the question is in the graph; the top hits state no facts; "
+                           "fell open to hybrid search")
+    assert [h.title for h in result.hits] == ["Weather"]
     assert result.citations == [h.chunk_id for h in result.retrieval.hits]
 
 

@@ -3,7 +3,9 @@ tests/test_crash.py): `python crash_run.py STORE DOCS.json WHERE`.
 
 WHERE: `embed` — after the second committed batch of vectors; `apply` — inside the index run's
 final write transaction, after its documents and chunks are written and before the commit;
-`extract` — after the first committed batch of the no-LLM extractors. SIGKILL is what `kill -9`
+`extract` — after the first committed batch of the no-LLM extractors; `backfill` — during
+`extract --backfill` with the LLM at $CRASH_LLM_URL, once the second batch's replies are in the reply
+cache and before that batch's facts are committed. SIGKILL is what `kill -9`
 and the OOM killer send: no handler, no cleanup, no flush."""
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from pathlib import Path
 from testkit import BagOfWordsEmbedder
 
 import hopgraph.kg.build
+import hopgraph.kg.extractors.llm
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.ingest import embedding
+from hopgraph.kg.backfill import backfill
 from hopgraph.records.documents import Document
 
 
@@ -32,6 +36,7 @@ def main() -> None:
     docs = [Document(**d) for d in json.loads(docs_file.read_text(encoding="utf-8"))]
     embedding.EMBED_COMMIT_EVERY = 16  # several batches, so a kill lands between two of them
     hopgraph.kg.build.BATCH = 8
+    hopgraph.kg.extractors.llm.BATCH = 8
     saved = {"batches": 0}
     if where == "embed":
         original = embedding._embed_batch
@@ -42,7 +47,9 @@ def main() -> None:
             if saved["batches"] == 2:
                 die()
         embedding._embed_batch = embed_then_die
-    with HopGraph(store, Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+    settings = Settings(llm_url=os.environ.get("CRASH_LLM_URL", ""), llm_model="qwen-test")
+    with HopGraph(store, settings if where == "backfill" else Settings(), embedder=BagOfWordsEmbedder(),
+                  quiet=True) as hg:
         if where == "apply":
             original_apply = hg.store.apply
 
@@ -61,6 +68,16 @@ def main() -> None:
                 die()
             hg.store.save_facts = save_then_die
             hg.extract_without_llm()
+        if where == "backfill":
+            save_facts = hg.store.save_facts
+
+            def second_save_dies(facts):
+                saved["batches"] += 1
+                if saved["batches"] == 2:
+                    die()
+                save_facts(facts)
+            hg.store.save_facts = second_save_dies
+            backfill(hg)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
 from hopgraph.config import load_settings
 from hopgraph.errors import HopgraphError
+
+if TYPE_CHECKING:
+    from hopgraph.engine import HopGraph
 
 
 def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relation,object,source[,date,"
@@ -35,12 +38,19 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
             concepts: Annotated[bool, typer.Option("--concepts", help="The no-LLM graph (spaCy concepts with "
                                                    "co-occurrence edges, and the parser's typed relations), even "
                                                    "with an LLM configured.")] = False,
+            backfill: Annotated[bool, typer.Option("--backfill", help="Only what `index` left for later: the "
+                                                   "chunks no extractor has read, and a graph rebuild only if a "
+                                                   "fact changed (run it after every index; stop and rerun it "
+                                                   "at will).")] = False,
             as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Extract entities and relations from every chunk (resumable): typed relations from the dependency
     parse, with the configured LLM's, else with the no-LLM concept graph."""
     from hopgraph.progress import counter
 
     with open_hopgraph(store, quiet) as hg:
+        if backfill:
+            _backfill(hg, False if concepts else None, gleanings, as_json)
+            return
         if concepts or not hg.has_llm:
             graph = hg.extract_without_llm()
             why = "as asked" if concepts else "no LLM configured"
@@ -68,6 +78,23 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
     typer.echo(f"LLM usage (calls, cached, tokens in, tokens out): {usage}")
     for chunk_id, error in report.failed[:10]:
         typer.echo(f"  chunk {chunk_id} failed: {error}")
+
+
+def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json: bool) -> None:
+    from hopgraph.kg.backfill import backfill
+
+    done = backfill(hg, use_llm, gleanings)
+    if as_json:
+        print_result("extract", {"extractor": "backfill", **asdict(done)})
+        return
+    if done.llm is not None:
+        typer.echo(f"backfill: {done.llm.extracted}/{done.llm.chunks} pending chunks extracted by the LLM, "
+                   f"{len(done.llm.failed)} failed (asked again next run)")
+        for chunk_id, error in done.llm.failed[:10]:
+            typer.echo(f"  chunk {chunk_id} failed: {error}")
+    resumed = " (an earlier run had stopped before its rebuild)" if done.resumed else ""
+    typer.echo(f"graph rebuilt{resumed}: {done.graph.entities} entities, {done.graph.relations} relations"
+               if done.graph else "no fact changed: the graph is as it was")
 
 
 def review_merges(store: StoreOpt = None,

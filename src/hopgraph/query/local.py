@@ -9,7 +9,8 @@ chunks its relations come from.
 3. Chunks the kept relations come from, ranked by reciprocal rank fusion of two rankings: how many
    kept relations each chunk sources, and the question's hybrid search rank — graph evidence that is
    also about the question comes first.
-If the graph gives nothing, it falls open to hybrid search and says why in the trace.
+If the graph gives nothing, it returns the top hybrid hits and says why; query/fallopen.py answers
+from their facts, else from the hits themselves.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def local_search(view: GraphView, index: SearchIndex, question: str, budget: Loc
     hits = _chunks_of(reached, relations, index, search.hits, graph, budget.top)
     if not hits:
         reason = "no entity of the question is in the graph" if not seeds else "the graph walk found no chunks"
-        trace.append(TraceStep("fall open", 0.0, f"{reason}; hybrid search instead"))
+        trace.append(TraceStep("fall open", 0.0, f"{reason}; the top hybrid hits instead"))
         return LocalResult(Retrieval("local", search.hits[: budget.top], trace), [], [], reason)
     trace.append(TraceStep("chunks", (time.perf_counter() - started) * 1000, f"{len(hits)} source chunk(s)"))
     return LocalResult(Retrieval("local", hits, trace), [graph.entities[s] for s in seeds], relations)

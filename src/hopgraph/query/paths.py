@@ -188,7 +188,14 @@ def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
         # the reader (LLM or person) picks; depends-on would drop "who supplies X?" answers.
         found += find_paths(view.graph, view.graph.entities[entity_id].name, "in", max_hops=3, max_paths=50,
                             follow="all")
+    return answer_from_paths(question, found, view.graph, chunk_texts, client), found, ""
+
+
+def answer_from_paths(question: str, found: list[Path], graph: KnowledgeGraph, chunk_texts: ChunkTexts,
+                      client: LLMClient | None) -> AnswerText:
+    """The paths as evidence: read by the LLM when there is one, else hop by hop with the sentence
+    that states each hop."""
     texts = chunk_texts({hop.chunk_id for path in found for hop in path})
     if client is not None and found:
-        return llm_answer(client, question, [chain_text(p) for p in found], texts), found, ""
-    return extractive_from_paths(found, texts, view.graph), found, ""
+        return llm_answer(client, question, [chain_text(p) for p in found], texts)
+    return extractive_from_paths(found, texts, graph)

@@ -112,6 +112,14 @@ class KnowledgeStore(Protocol):
         """Active chunks with no facts from this extractor yet, in id order."""
         ...
 
+    def unextracted(self, extractor: str, chunk_ids: Sequence[int]) -> list[ChunkText]:
+        """Those of these chunks (active ones) with no facts from this extractor yet, in the order given."""
+        ...
+
+    def graph_behind_facts(self) -> bool:
+        """Whether facts changed after the stored graph was built (a run stopped before its rebuild)."""
+        ...
+
     def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]: ...
 
     def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:

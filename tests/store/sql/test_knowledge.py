@@ -232,3 +232,27 @@ def test_reindexing_the_only_document_with_facts_drops_its_relations(hg):
     hg.build_graph()
     hg.index_documents([Document("Doc A", "Anvaya Foundry stopped supplying anyone in 2024.", "kg"), *DOCS[1:]])
     assert hg.store.knowledge_graph().relations == []
+
+
+def test_unextracted_keeps_the_given_order_and_drops_extracted_and_withdrawn_chunks(hg):
+    ids = chunks(hg.store)
+    hg.store.save_facts([ChunkFacts(ids["Doc B"], "llm:m")])  # a reply that named nothing still counts
+    hg.remove([next(str(d) for d, title in hg.store.chunk_table().titles.items() if title == "Doc A")])
+    asked = [ids["Doc C"], ids["Doc B"], ids["Doc A"], ids["Doc C"], 999_999]
+    assert hg.store.unextracted("llm:m", asked) == [ChunkText(ids["Doc C"], DOCS[2].text)]
+    assert hg.store.unextracted("llm:other", [ids["Doc B"]]) == [ChunkText(ids["Doc B"], DOCS[1].text)]
+    assert hg.store.unextracted("llm:m", []) == []
+
+
+def test_facts_written_after_the_graph_mark_it_behind_until_the_next_graph_replaces_it(hg):
+    store = hg.store
+    assert not store.graph_behind_facts()
+    store.save_facts([])  # nothing written: nothing changed
+    store.drop_facts([])
+    assert not store.graph_behind_facts()
+    store.save_facts(supply_facts(store)[:1])
+    assert store.graph_behind_facts()
+    build_graph(store, None, Settings())
+    assert not store.graph_behind_facts()
+    store.drop_facts(["llm:m"])
+    assert store.graph_behind_facts()

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from hopgraph.kg.facts import Vocabulary
 from hopgraph.llm import LLMClient, LLMError, LLMRequest
 from hopgraph.prompts import extraction, gleaning
-from hopgraph.records.knowledge import ChunkFacts, ExtractionFailure, RawEntity, RawRelation
+from hopgraph.records.knowledge import ChunkFacts, ChunkText, ExtractionFailure, RawEntity, RawRelation
 from hopgraph.store.base import KnowledgeStore
 
 BATCH = 16  # chunks per committed batch: the most an interruption can cost
@@ -74,15 +74,27 @@ def _relation_problem(relation: Any, vocabulary: Vocabulary, types: dict[str, st
     return ""
 
 
+def extractor_id(model: str) -> str:
+    """The name this model's facts are stored under: a chunk with a row of it is extracted (even when
+    the reply named nothing), one without is pending."""
+    return f"llm:{model}"
+
+
 def extract_pending(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, gleanings: int = 0,
                     progress: Callable[[int, int], None] | None = None) -> ExtractReport:
     """Extract every chunk that has no facts from this model yet."""
-    extractor = f"llm:{client.model}"
-    pending = store.pending_chunks(extractor)
-    report = ExtractReport(chunks=len(pending))
+    pending = store.pending_chunks(extractor_id(client.model))
+    return extract_chunks(store, client, vocabulary, pending, gleanings, progress)
+
+
+def extract_chunks(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, chunks: Sequence[ChunkText],
+                   gleanings: int = 0, progress: Callable[[int, int], None] | None = None) -> ExtractReport:
+    """Extract these chunks, committing their facts (and failures) a batch at a time."""
+    extractor = extractor_id(client.model)
+    report = ExtractReport(chunks=len(chunks))
     model = extraction.reply_model(vocabulary.entity_types, vocabulary.relation_types)
-    for start in range(0, len(pending), BATCH):
-        batch = pending[start : start + BATCH]
+    for start in range(0, len(chunks), BATCH):
+        batch = chunks[start : start + BATCH]
         firsts = [extraction.messages(c.text, vocabulary.entity_types, vocabulary.relation_types) for c in batch]
         replies = _rounds(client, firsts, model, gleanings)
         facts, failures = [], []
@@ -101,7 +113,7 @@ def extract_pending(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabu
             store.record_failures(failures, extractor)
         report.extracted += len(facts)
         if progress:
-            progress(start + len(batch), len(pending))
+            progress(start + len(batch), len(chunks))
     report.usage = client.usage
     return report
 

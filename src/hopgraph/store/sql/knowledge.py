@@ -20,14 +20,29 @@ from hopgraph.records.knowledge import (
     Relation,
     Source,
 )
+from hopgraph.store.sql.documents import UPSERT_META
 from hopgraph.store.sql.tables import Tables
+
+# Set in the transaction that changes facts, cleared in the one that replaces the graph: a run stopped
+# between the two (killed after its last batch of facts) leaves it set, so the next one rebuilds.
+GRAPH_BEHIND = "graph_behind_facts"
 
 
 class KnowledgeTables(Tables):
 
+    def _graph_behind(self) -> None:
+        self._db.execute(UPSERT_META, (GRAPH_BEHIND, "1"))
+
+    def graph_behind_facts(self) -> bool:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (GRAPH_BEHIND,)).fetchone()
+        return row is not None and row[0] == "1"
+
     def save_facts(self, facts: Sequence[ChunkFacts]) -> None:
         """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
+        if not facts:
+            return
         with self._transaction():
+            self._graph_behind()
             self._db.executemany(
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?) "
                 "ON CONFLICT (chunk_id, extractor) DO UPDATE SET payload = excluded.payload",
@@ -38,6 +53,7 @@ class KnowledgeTables(Tables):
     def replace_facts(self, extractor: str, facts: Sequence[ChunkFacts]) -> None:
         """One transaction: this extractor's facts become exactly `facts` (a re-import)."""
         with self._transaction():
+            self._graph_behind()
             self._db.execute("DELETE FROM facts WHERE extractor = ?", (extractor,))
             self._db.executemany(
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
@@ -45,7 +61,10 @@ class KnowledgeTables(Tables):
 
     def drop_facts(self, extractors: Sequence[str]) -> None:
         """Forget every fact of these extractors (an older version of an extractor, say)."""
+        if not extractors:
+            return
         with self._transaction():
+            self._graph_behind()
             self._db.executemany("DELETE FROM facts WHERE extractor = ?", [(e,) for e in extractors])
 
     def extractors(self) -> list[str]:
@@ -78,6 +97,17 @@ class KnowledgeTables(Tables):
             "(SELECT 1 FROM facts f WHERE f.chunk_id = c.id AND f.extractor = ?) ORDER BY c.id",
             (extractor,))]
 
+    def unextracted(self, extractor: str, chunk_ids: Sequence[int]) -> list[ChunkText]:
+        """Those of these chunks (active ones) with no facts from this extractor yet, in the order given."""
+        if not chunk_ids:
+            return []
+        marks = ", ".join("?" * len(chunk_ids))
+        found = dict(self._db.execute(
+            f"SELECT c.id, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN ({marks}) "
+            "AND d.withdrawn_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM facts f WHERE f.chunk_id = c.id AND f.extractor = ?)", (*chunk_ids, extractor)))
+        return [ChunkText(c, found[c]) for c in dict.fromkeys(chunk_ids) if c in found]
+
     def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]:
         rows = self._db.execute("SELECT payload, extractor FROM facts ORDER BY chunk_id, extractor").fetchall()
         return [_facts_from_json(payload) for payload, extractor in rows
@@ -90,6 +120,7 @@ class KnowledgeTables(Tables):
             for table in ("community_members", "communities", "relation_sources", "relations",
                           "entity_sources", "entities"):
                 self._db.execute(f"DELETE FROM {table}")
+            self._db.execute("DELETE FROM meta WHERE key = ?", (GRAPH_BEHIND,))
             self._db.executemany(
                 "INSERT INTO entities (id, name, type, description, aliases) VALUES (?, ?, ?, ?, ?)",
                 [(e.id, e.name, e.type, e.description, json.dumps(e.aliases)) for e in graph.entities.values()])
