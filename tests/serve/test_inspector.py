@@ -72,13 +72,13 @@ def call(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, A
 @pytest.mark.slow
 def test_the_routes_refuse_bad_input_naming_the_problem(inspector_url):
     status, body = call(f"{inspector_url}/api/inspect/chunk/987654")
-    assert (status, body["detail"]) == (404, "no chunk 987654 in the index")
+    assert (status, body["error"]) == (404, "no chunk 987654 in the index")
     status, body = call(f"{inspector_url}/api/inspect/entity/987654")
-    assert (status, body["detail"]) == (404, "no entity 987654 in the knowledge graph")
+    assert (status, body["error"]) == (404, "no entity 987654 in the knowledge graph")
     status, body = call(f"{inspector_url}/static/..%2F..%2Fengine.py")
-    assert status == 404 and "no static file" in body["detail"]
+    assert status == 404 and "no static file" in body["error"]
     status, body = call(f"{inspector_url}/api/inspect/ask", {"question": QUESTION, "method": "hybrid+magic"})
-    assert status == 400 and "unknown method 'hybrid+magic'" in body["detail"]
+    assert status == 400 and "unknown method 'hybrid+magic'" in body["error"]
     status, _ = call(f"{inspector_url}/api/inspect/ask", {"question": "x" * 2001})
     assert status == 422
     status, _ = call(f"{inspector_url}/api/inspect/ask", {"question": QUESTION, "top": 0})
