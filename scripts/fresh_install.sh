@@ -31,7 +31,7 @@ run() {  # run NAME EXPECT CMD…: EXPECT is "ok" (exit 0) or an extra that the 
         verdict="FAILED (does not name the $expect extra)"
     fi
     echo "== $name: exit $code, $((SECONDS - started)) s: $verdict"
-    tail -n 4 "$log" | sed 's/^/   | /'
+    grep -v "is ignored: it is neither a file nor a directory" "$log" | tail -n 4 | sed "s/^/   | /"
     SUMMARY+=("$name: $verdict")
 }
 
