@@ -97,11 +97,12 @@ def hopgraph_tree(hg: HopGraph, partition: Callable[[igraph.Graph, float, int], 
                                                                hg.settings.community_levels), repeats)
     finally:
         leiden.leiden_clusters = original
-    graph = hg.knowledge_graph
+    g = leiden.entity_graph(hg.knowledge_graph)  # once: leiden.is_connected rebuilds it per community
+    vertex = {entity_id: i for i, entity_id in enumerate(g.vs["entity"])}
     per_level = Counter(c.level for c in tree.communities)
     level0 = [c for c in tree.communities if c.level == 0]
     return {"levels": len(per_level), "per_level": [per_level[n] for n in sorted(per_level)],
-            "connected": f"{sum(leiden.is_connected(graph, c) for c in tree.communities)}/{len(tree)}",
+            "connected": connected(g, [[vertex[e] for e in c.entities] for c in tree.communities]),
             "level0_sizes": sizes([c.entities for c in level0]), "seconds": seconds}
 
 
