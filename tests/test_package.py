@@ -4,7 +4,11 @@ version ranges (not pins) for what it depends on."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from importlib import metadata, resources
 from pathlib import Path
 
@@ -37,3 +41,26 @@ def test_dependencies_are_ranges_and_only_the_lock_pins() -> None:
     lock = (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines()
     pins = [line for line in lock if line and not line.startswith("#")]
     assert pins and all("==" in line for line in pins)
+
+
+def test_the_build_backend_is_a_range_too() -> None:
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    assert build["requires"] and not [r for r in build["requires"] if "==" in r]
+
+
+def test_a_built_wheel_ships_the_type_marker_the_licence_and_the_data(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: an in-tree build would leave build/ and *.egg-info behind
+    shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+                    "--wheel-dir", str(tmp_path / "dist"), str(source)], check=True, timeout=300)
+    (wheel,) = (tmp_path / "dist").glob("hopgraph-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = archive.read(info).decode()
+    assert {"hopgraph/py.typed", "hopgraph/assets/stop_words_en.txt", "hopgraph/assets/NOTICE.md"} <= names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "License-Expression: MIT" in meta.splitlines()
+    assert {"hopgraph/store/sqlite/schema.sql", "hopgraph/store/postgres/schema.sql"} <= names

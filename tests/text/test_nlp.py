@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+from collections.abc import Iterator
+
 import pytest
 
+from hopgraph import extras
+from hopgraph.extras import MissingExtra
 from hopgraph.text import nlp
 from hopgraph.text.nlp import (
     LEAD,
@@ -166,3 +172,40 @@ def test_a_lead_misparsed_into_a_definition_falls_back_to_the_name_before_the_ve
     text = "Toad Hall is a residential hall in Australian National University, it was opened in 1974."
     broken = [Concept("Toad Hall is a residential hall in Australian National University, it ", LEAD, 0)]
     assert about_names(text, broken) == ["Toad Hall"]
+
+
+# --- without the `nlp` extra ---------------------------------------------------------------------
+
+@pytest.fixture
+def without_spacy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As if spaCy and its model were not installed (a None in sys.modules fails every import)."""
+    for module in ("spacy", nlp.MODEL_PACKAGE):
+        monkeypatch.setitem(sys.modules, module, None)
+    monkeypatch.setattr(extras, "_noted", set())
+    nlp.load_model.cache_clear()  # a model loaded by an earlier test must not answer
+    yield
+    nlp.load_model.cache_clear()
+
+
+def test_without_spacy_parsing_names_the_nlp_extra(without_spacy: None) -> None:
+    assert not nlp.parser_available()
+    with pytest.raises(MissingExtra, match=r"needs spaCy and its English model.*pip install 'hopgraph\[nlp\]'"):
+        nlp.load_model()
+
+
+def test_without_spacy_names_come_from_the_surface_rule_said_once(without_spacy: None, caplog) -> None:
+    texts = ["Ed Wood (born 1924) was an American filmmaker.", "He made films on a small budget."]
+    with caplog.at_level(logging.WARNING, logger="hopgraph"):
+        found = nlp.concepts(texts)
+        nlp.concepts(texts)
+    assert found == [[], []]
+    assert about_names(texts[0], found[0])[0] == "Ed Wood"
+    assert about_names(texts[1], found[1]) == []
+    assert len(caplog.records) == 1 and "pip install 'hopgraph[nlp]'" in caplog.records[0].getMessage()
+
+
+def test_without_spacy_the_concept_graph_names_the_nlp_extra(without_spacy: None) -> None:
+    from hopgraph.kg.extractors.concepts import concept_facts
+
+    with pytest.raises(MissingExtra, match=r"hopgraph\[nlp\]"):
+        concept_facts([1], ["Ed Wood was an American filmmaker."])

@@ -5,14 +5,13 @@ FastAPI and uvicorn are the `serve` extra; without them the command names it and
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Annotated
 
 import typer
 
+from hopgraph import extras
 from hopgraph.cli.options import QuietOpt, StoreOpt
 from hopgraph.config import load_settings
-from hopgraph.errors import HopgraphError
 
 SERVE_LIBRARIES = ("fastapi", "uvicorn", "multipart")  # multipart: python-multipart, for uploads
 
@@ -27,10 +26,8 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
           quiet: QuietOpt = False) -> None:
     """Serve the store over HTTP: POST /ask, /documents, GET /entities, /paths, /communities, /health;
     OpenAPI docs at /docs. The store stays open, so its search structures load once."""
-    missing = [name for name in SERVE_LIBRARIES if importlib.util.find_spec(name) is None]
-    if missing:
-        raise HopgraphError(f"hopgraph serve needs {', '.join(missing)}, which is not installed: "
-                            f"pip install 'hopgraph[serve]'")
+    if not all(extras.available(name) for name in SERVE_LIBRARIES):
+        raise extras.MissingExtra("serve", "hopgraph serve")
     import uvicorn
 
     from hopgraph.serve.app import create_app

@@ -33,6 +33,7 @@ from scipy import sparse
 from hopgraph.communities.reports import community_chunks
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
+from hopgraph.text.stop_words import english
 
 ChunkTexts = Callable[[set[int]], dict[int, str]]
 Key = tuple[str, ...]  # a phrase as its stemmed words
@@ -52,10 +53,8 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 @cache
 def stopwords() -> frozenset[str]:
-    """spaCy's English stopwords (spaCy is a dependency already) and the reporting verbs."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS) | REPORTING
+    """spaCy's English stop words (bundled: hopgraph.text.stop_words) and the reporting verbs."""
+    return english() | REPORTING
 
 
 @cache

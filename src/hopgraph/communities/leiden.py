@@ -83,13 +83,19 @@ def _connected_clusters(g: igraph.Graph, resolution: float, seed: int) -> list[l
     """Leiden clusters of g (vertex indices), each split into its connected components."""
     if g.vcount() == 0:
         return []
-    partition = leidenalg.find_partition(g, leidenalg.RBConfigurationVertexPartition, weights="weight",
-                                         resolution_parameter=resolution, seed=seed)
     clusters = []
-    for cluster in partition:
+    for cluster in leiden_clusters(g, resolution, seed):
         sub = g.induced_subgraph(cluster)
         clusters += [[cluster[i] for i in component] for component in sub.connected_components()]
     return sorted(_absorb_small(g, clusters), key=lambda c: (-len(c), c))
+
+
+def leiden_clusters(g: igraph.Graph, resolution: float, seed: int) -> list[list[int]]:
+    """One Leiden partition of g (vertex indices per cluster): leidenalg's RB-configuration, which
+    at resolution 1 is modularity (bench/leiden_libraries.py compares graspologic-native's here)."""
+    partition = leidenalg.find_partition(g, leidenalg.RBConfigurationVertexPartition, weights="weight",
+                                         resolution_parameter=resolution, seed=seed)
+    return [list(cluster) for cluster in partition]
 
 
 def _absorb_small(g: igraph.Graph, clusters: list[list[int]]) -> list[list[int]]:

@@ -6,23 +6,22 @@ its files unreadable with a message that names the extra, not an ImportError at 
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from hopgraph import extras
 from hopgraph.errors import UnreadableFile
 
 
-def import_extra(module: str, package: str, extra: str, path: Path) -> ModuleType:
-    """The library that reads `path`, or an UnreadableFile saying how to install it."""
+def import_extra(module: str, extra: str, path: Path) -> ModuleType:
+    """The library that reads `path`, or an UnreadableFile (the file is skipped) naming the extra."""
     try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise UnreadableFile(path, f"reading {path.suffix} files needs {package}, which is not installed: "
-                                   f"pip install 'hopgraph[{extra}]'") from None
+        return extras.require(module, extra, f"reading {path.suffix} files")
+    except extras.MissingExtra as err:
+        raise UnreadableFile(path, str(err)) from None
 
 
 @contextmanager

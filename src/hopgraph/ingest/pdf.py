@@ -19,7 +19,7 @@ PAGE_BREAK = "\n\n"  # between two pages' texts: a blank line also ends a senten
 
 
 def read_pdf(path: Path, data: bytes) -> Document:
-    pypdf = import_extra("pypdf", "pypdf", "pdf", path)
+    pypdf = import_extra("pypdf", "pdf", path)
     with parse_errors(path, "PDF", quiet_logger="pypdf"):
         reader = _open(pypdf, path, data)
         texts = [page.extract_text() or "" for page in reader.pages]

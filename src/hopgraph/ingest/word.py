@@ -21,7 +21,7 @@ PARAGRAPH_BREAK = "\n\n"  # Word paragraphs are real paragraphs: a blank line en
 
 
 def read_docx(path: Path, data: bytes) -> Document:
-    docx = import_extra("docx", "python-docx", "docx", path)
+    docx = import_extra("docx", "docx", path)
     with parse_errors(path, "DOCX file"):
         document = docx.Document(io.BytesIO(data))
         blocks = [(text, style) for text, style in _blocks(document) if text]

@@ -13,18 +13,13 @@ from typing import Any
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
+from hopgraph.extras import MissingExtra
 from hopgraph.records.retrieval import Hit
 
 
-class MissingExtra(HopgraphError, ImportError):
-    """An adapter imported without its framework. An ImportError too, so code that probes optional
-    imports with `except ImportError` keeps working; a HopgraphError, so the CLI prints one line."""
-
-
-def missing_extra(extra: str, package: str) -> MissingExtra:
+def missing_extra(extra: str) -> MissingExtra:
     """What an adapter raises when importing its framework failed: the extra that installs it."""
-    return MissingExtra(f"hopgraph.integrations.{extra} needs {package}, which is not installed: "
-                        f"pip install 'hopgraph[{extra}]'")
+    return MissingExtra(extra, f"hopgraph.integrations.{extra}")
 
 
 def open_graph(graph: HopGraph | str) -> HopGraph:

@@ -21,7 +21,7 @@ try:
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
 except ImportError:
-    raise missing_extra("langchain", "langchain-core") from None
+    raise missing_extra("langchain") from None
 
 
 class HopGraphRetriever(BaseRetriever):

@@ -24,7 +24,7 @@ try:
     from llama_index.core.retrievers import BaseRetriever
     from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 except ImportError:
-    raise missing_extra("llamaindex", "llama-index-core") from None
+    raise missing_extra("llamaindex") from None
 
 SHOWN_TO_LLM = ("title", "source", "how")  # the rest (ids, scores) would only cost the model tokens
 

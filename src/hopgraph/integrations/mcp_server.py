@@ -22,7 +22,7 @@ try:
     from mcp.server import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 except ImportError:
-    raise missing_extra("mcp", "the mcp package (2.x)") from None
+    raise missing_extra("mcp") from None
 
 INSTRUCTIONS = ("hopgraph answers multi-hop questions over an indexed collection with cited chunks. "
                 "`ask` answers a question (hits, how each was found, the answer with citations); "

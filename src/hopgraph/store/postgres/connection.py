@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from hopgraph.errors import HopgraphError, InputError
+from hopgraph.errors import HopgraphError
+from hopgraph.extras import MissingExtra
 
 try:
     import psycopg
@@ -38,7 +39,7 @@ FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
 
 def require_driver() -> None:
     if psycopg is None:
-        raise InputError("a postgresql:// store needs the PostgreSQL driver: pip install 'hopgraph[postgres]'")
+        raise MissingExtra("postgres", "a postgresql:// store")
 
 
 def shown(url: str) -> str:
