@@ -34,3 +34,9 @@ def test_a_missing_store_does_not_start(tmp_path):
     done = run("-m", "hopgraph.cli.app", "serve", "--store", "nope.db", cwd=tmp_path, env={"HOPGRAPH_TOKEN": "t"})
     assert done.returncode == 2 and "no store at nope.db" in done.stderr
     assert not (tmp_path / "nope.db").exists()
+
+
+def test_the_help_of_serve_names_its_extra_even_without_fastapi(tmp_path):
+    done = run("-c", BLOCK_FASTAPI, "serve", "--help", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "pip install 'hopgraph[serve]'" in done.stdout

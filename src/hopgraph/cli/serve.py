@@ -25,7 +25,9 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
                                                          "(every route but /health).")] = None,
           quiet: QuietOpt = False) -> None:
     """Serve the store over HTTP: POST /ask, /documents, GET /entities, /paths, /communities, /health;
-    OpenAPI docs at /docs. The store stays open, so its search structures load once."""
+    OpenAPI docs at /docs. The store stays open, so its search structures load once.
+
+    Needs the serve extra: pip install 'hopgraph\\[serve]'."""
     if not all(extras.available(name) for name in SERVE_LIBRARIES):
         raise extras.MissingExtra("serve", "hopgraph serve")
     import uvicorn
