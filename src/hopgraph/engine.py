@@ -148,6 +148,7 @@ class HopGraph:
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, vectors' uses, keyword entries,
         links, and the facts only they stated (the graph is rebuilt from what remains)."""
+        self._catch_up_graph()  # a remove killed after its commit is finished before "not indexed" is said
         return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
@@ -159,10 +160,15 @@ class HopGraph:
                                  replace_sources, skipped, withdraw)
         if report.changed or report.links or report.names:
             self._search_index = None
-        # Withdrawn or replaced chunks took their facts with them: the graph must follow (even to empty).
-        if report.changed and (self.store.has_facts() or self.store.has_knowledge_graph()):
-            self.build_graph()
+        self._catch_up_graph()
         return report
+
+    def _catch_up_graph(self) -> None:
+        """Withdrawn or replaced chunks took their facts with them (the store marks that in the same
+        transaction): the graph must follow, even to empty — also when the run that withdrew them was
+        killed before it rebuilt the graph."""
+        if self.store.graph_behind_facts():
+            self.build_graph()
 
     # --- the knowledge graph -----------------------------------------------------------------------
 
@@ -219,6 +225,7 @@ class HopGraph:
     def communities(self, rebuild: bool = False, if_changed: float | None = None) -> CommunityTree:
         """The hierarchical Leiden tree of the current knowledge graph (built once, then stored); with
         `if_changed`, a graph changed in at most that share of its entities keeps its partition."""
+        self._catch_up_graph()
         return current_tree(self.store, lambda: self.knowledge_graph, self.settings.community_max_size,
                             self.settings.community_levels, rebuild, if_changed)
 

@@ -5,8 +5,11 @@ WHERE: `embed` — after the second committed batch of vectors; `apply` — insi
 final write transaction, after its documents and chunks are written and before the commit;
 `extract` — after the first committed batch of the no-LLM extractors; `backfill` — during
 `extract --backfill` with the LLM at $CRASH_LLM_URL, once the second batch's replies are in the reply
-cache and before that batch's facts are committed. SIGKILL is what `kill -9`
-and the OOM killer send: no handler, no cleanup, no flush."""
+cache and before that batch's facts are committed; `remove` — after the no-LLM graph is built, a
+`remove` of two documents whose withdrawal is committed and whose graph rebuild has not started;
+`communities` — inside the transaction that writes the community tree, before its commit;
+`communities-committed` — just after that transaction's commit. SIGKILL
+is what `kill -9` and the OOM killer send: no handler, no cleanup, no flush."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from testkit import BagOfWordsEmbedder
@@ -25,6 +30,15 @@ from hopgraph.engine import HopGraph
 from hopgraph.ingest import embedding
 from hopgraph.kg.backfill import backfill
 from hopgraph.records.documents import Document
+from hopgraph.store import Store
+
+REMOVED = 2  # `remove` withdraws the documents of the first two titles
+
+
+def doomed(store: Store) -> list[str]:
+    """The ids, as `hopgraph remove` takes them, of the documents the `remove` run withdraws."""
+    documents = sorted(store.active_documents().values(), key=lambda d: d.title)
+    return [str(d.id) for d in documents[:REMOVED]]
 
 
 def die() -> None:
@@ -68,6 +82,23 @@ def main() -> None:
                 die()
             hg.store.save_facts = save_then_die
             hg.extract_without_llm()
+        if where == "remove" or where.startswith("communities"):
+            hg.extract_without_llm()
+        if where == "remove":
+            hg.build_graph = lambda *args, **kwargs: die()  # the withdrawal is committed, the rebuild not
+            hg.remove(doomed(hg.store))
+        if where.startswith("communities"):
+            transaction = hg.store._transaction
+
+            @contextmanager
+            def dies_around_the_commit() -> Iterator[None]:
+                with transaction():
+                    yield
+                    if where == "communities":
+                        die()  # every row of the tree is written, the commit is not
+                die()  # "communities-committed": the first write transaction of the step has committed
+            hg.store._transaction = dies_around_the_commit
+            hg.communities()
         if where == "backfill":
             save_facts = hg.store.save_facts
 

@@ -33,6 +33,7 @@ class BagOfWordsEmbedder:
     def __init__(self) -> None:
         self.calls = 0
         self.texts_embedded = 0
+        self.texts: list[str] = []  # every text embedded, in order
 
     def _vector(self, text: str) -> np.ndarray:
         vector = np.zeros(self.dim, dtype=np.float32)
@@ -44,6 +45,7 @@ class BagOfWordsEmbedder:
     def embed(self, texts: Sequence[str], progress: object = None) -> np.ndarray:
         self.calls += 1
         self.texts_embedded += len(texts)
+        self.texts.extend(texts)
         return np.vstack([self._vector(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:

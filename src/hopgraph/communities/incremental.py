@@ -27,11 +27,9 @@ from hopgraph.store.base import CommunityStore
 
 
 class PartitionStore(CommunityStore, Protocol):
-    """Where the tree and the record of its partition (a meta value) are kept."""
+    """Where the tree and the record of its partition (a meta value, written with the tree) are kept."""
 
     def meta(self) -> dict[str, str]: ...
-
-    def set_meta(self, values: dict[str, str]) -> None: ...
 
 PARTITION_KEY = "community_partition"
 
@@ -142,6 +140,5 @@ def current_tree(store: PartitionStore, graph: Callable[[], KnowledgeGraph], max
         tree = build_communities(knowledge, max_size, levels)
         tree.how = "partitioned again" + (f": {share:.1%} of entities changed (threshold {if_changed:.0%})"
                                           if share is not None else "")
-    store.replace_communities(tree)
-    store.set_meta({PARTITION_KEY: partition_record(knowledge, tree)})
+    store.replace_communities(tree, {PARTITION_KEY: partition_record(knowledge, tree)})  # one transaction
     return tree

@@ -7,15 +7,18 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree, Finding
+from hopgraph.store.sql.documents import UPSERT_META
 from hopgraph.store.sql.tables import Tables
 
 
 class CommunityTables(Tables):
     """The community tree of the current graph, and reports kept by content hash."""
 
-    def replace_communities(self, tree: CommunityTree) -> None:
-        """One transaction: the tree replaces the previous one (reports are kept, by hash)."""
+    def replace_communities(self, tree: CommunityTree, meta: dict[str, str] | None = None) -> None:
+        """One transaction: the tree replaces the previous one (reports are kept, by hash), with the
+        `meta` that describes it (the partition record the next change is measured against)."""
         with self._transaction():
+            self._db.executemany(UPSERT_META, list((meta or {}).items()))
             self._db.execute("DELETE FROM community_members")
             self._db.execute("DELETE FROM communities")
             self._db.executemany("INSERT INTO communities (id, level, parent, hash) VALUES (?, ?, ?, ?)",

@@ -16,6 +16,11 @@ from hopgraph.store.base import GraphBuilder
 from hopgraph.store.sql.tables import Tables, batches
 
 UPSERT_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# Set in the transaction that changes facts (written, replaced, or deleted with their chunks), cleared
+# in the one that replaces the knowledge graph: a run stopped between the two (killed after its last
+# batch of facts, or after an index run withdrew chunks that stated facts) leaves it set, so the
+# next write rebuilds the graph before anything else.
+GRAPH_BEHIND = "graph_behind_facts"
 
 
 class DocumentTables(Tables):
@@ -40,14 +45,14 @@ class DocumentTables(Tables):
         self._db.executemany("UPDATE documents SET title_source = ? WHERE id = ?",
                              [(source, doc_id) for doc_id, source in change.retitled])
         for doc_id in change.withdrawn:
-            self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            self._delete_chunks(doc_id)
             self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ?", (stamp, doc_id))
         for doc, content_hash, chunks in change.upserts:
             row = self._db.execute("SELECT id FROM documents WHERE source = ? AND title = ?",
                                    (doc.source, doc.title)).fetchone()
             if row:
                 doc_id = row[0]
-                self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                self._delete_chunks(doc_id)
                 self._db.execute("UPDATE documents SET content_hash = ?, title_source = ?, added_at = ?, "
                                  "withdrawn_at = NULL WHERE id = ?", (content_hash, doc.title_source, stamp, doc_id))
             else:
@@ -59,6 +64,14 @@ class DocumentTables(Tables):
                 "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
+
+    def _delete_chunks(self, doc_id: int) -> None:
+        """A document's chunks go, and with them (cascade) the facts they stated: if there were any,
+        the knowledge graph is behind its facts from this transaction on."""
+        if self._db.execute("SELECT 1 FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE c.doc_id = ? LIMIT 1",
+                            (doc_id,)).fetchone():
+            self._db.execute(UPSERT_META, (GRAPH_BEHIND, "1"))
+        self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "abouts", "names"):

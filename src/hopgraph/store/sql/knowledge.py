@@ -20,12 +20,8 @@ from hopgraph.records.knowledge import (
     Relation,
     Source,
 )
-from hopgraph.store.sql.documents import UPSERT_META
+from hopgraph.store.sql.documents import GRAPH_BEHIND, UPSERT_META
 from hopgraph.store.sql.tables import Tables
-
-# Set in the transaction that changes facts, cleared in the one that replaces the graph: a run stopped
-# between the two (killed after its last batch of facts) leaves it set, so the next one rebuilds.
-GRAPH_BEHIND = "graph_behind_facts"
 
 
 class KnowledgeTables(Tables):
