@@ -87,6 +87,14 @@ def test_an_update_rebuilds_the_tree_and_keeps_the_reports_of_unchanged_communit
     assert after != before and after & before  # some communities changed, some did not
     stored = suppliers.store.stored_reports("extractive")
     assert before <= set(stored)  # the earlier reports stay in the store, found by hash
+    run = suppliers.reports(use_llm=False)
+    kept = {r.hash for r in run.reports if r.hash in before and stored[r.hash].summary == r.summary}
+    # Only changed communities are written: every report of an unchanged one that says the same is reused,
+    # and the reports of communities that are gone leave the store.
+    assert 0 < run.reused == len(kept) < len(run.reports)
+    assert run.dropped == len(before - after) > 0
+    assert set(suppliers.store.stored_reports("extractive")) == after
+    assert suppliers.reports(use_llm=False).dropped == 0  # said once, not again on the next run
 
 
 def test_communities_without_relations_say_what_to_run(tmp_path: Path) -> None:

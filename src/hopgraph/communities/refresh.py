@@ -2,13 +2,17 @@
 the others (by the LLM, or extractive), and label what has no labels yet.
 
 Reports are stored by their community's content hash, so after an update only communities that
-changed cost anything. Extractive ratings are relative to a level's largest community, so
-extractive reports are reused all together or written all again.
+changed cost anything. Extractive reports cost no model call: after a change all are computed again
+(a rating is relative to its level's largest community, so an unchanged community's report can
+still change), and a stored one is kept wherever the new one says the same — its labels with it. Reports of
+communities that are gone are dropped from the store; an LLM's are still in the reply cache, so a
+community that comes back costs nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from hopgraph.communities.labels import label_reports
 from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
@@ -23,23 +27,35 @@ ChunkTexts = Callable[[Iterable[int]], dict[int, str]]
 def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, writer: LLMClient | None,
                     chunk_texts: ChunkTexts, report_tokens: int, progress: object = None) -> ReportRun:
     """A report per community of `tree`, stored; only new or changed ones are written and labelled."""
-    stored = store.stored_reports(writer.model if writer else EXTRACTIVE)
+    model = writer.model if writer else EXTRACTIVE
+    stored = store.stored_reports(model)
     if writer is not None:
         run = llm_reports(graph, tree, writer, chunk_texts, report_tokens, stored, progress)  # type: ignore[arg-type]
-    elif all(c.hash in stored for c in tree.communities):
+    elif all(c.hash in stored for c in tree.communities):  # nothing changed, so no rating either
         run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
     else:
-        run, stored = ReportRun(extractive_reports(graph, tree, chunk_texts)), {}
+        fresh = extractive_reports(graph, tree, chunk_texts)
+        run = ReportRun([_kept(stored.get(c.hash), report) for c, report in zip(tree.communities, fresh, strict=True)])
+    kept = {id(r) for r in run.reports if r.hash in stored and _content(stored[r.hash]) == _content(r)}
     # Labels are computed once, for every report that has none (new, or stored before labels).
     labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts)}
-    store.save_reports([r for r in run.reports if r.hash not in stored or id(r) in labelled])
-    current = {c.hash for c in tree.communities}
-    run.reused = sum(c.hash in stored for c in tree.communities)
-    run.dropped = len(set(stored) - current)
+    gone = sorted(set(stored) - {c.hash for c in tree.communities})
+    store.save_reports([r for r in run.reports if id(r) not in kept or id(r) in labelled], model, gone)
+    run.reused, run.dropped = len(kept), len(gone)
     return run
+
+
+def _kept(old: CommunityReport | None, new: CommunityReport) -> CommunityReport:
+    """The stored report, placed at the new one's community, when it says what the new one says."""
+    if old is None or _content(old) != _content(new):
+        return new
+    return _at(old, new.community_id, new.level)
+
+
+def _content(report: CommunityReport) -> tuple:
+    return report.title, report.summary, report.rating, report.entities, report.relations, report.findings
 
 
 def _at(report: CommunityReport, community_id: int, level: int) -> CommunityReport:
     """A stored report placed at the community that has its content now (ids change per build)."""
-    report.community_id, report.level = community_id, level
-    return report
+    return replace(report, community_id=community_id, level=level)

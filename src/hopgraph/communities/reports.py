@@ -133,7 +133,7 @@ class ReportRun:
     from_children: int = 0  # written from sub-community reports (raw material overflowed)
     dropped_citations: int = 0  # chunk ids the model cited that were not in its material
     reused: int = 0  # reports found again by their community's content hash (communities/refresh.py)
-    dropped: int = 0  # stored reports of communities that no longer exist (kept, by hash, unused)
+    dropped: int = 0  # stored reports of communities that no longer exist (deleted from the store)
 
 
 def material(graph: KnowledgeGraph, community: Community, chunk_texts: ChunkTexts, budget_tokens: int,

@@ -40,8 +40,13 @@ class CommunityTables(Tables):
                 communities[community.parent].children.append(community.id)
         return CommunityTree(list(communities.values()))
 
-    def save_reports(self, reports: Sequence[CommunityReport]) -> None:
+    def save_reports(self, reports: Sequence[CommunityReport], model: str | None = None,
+                     dropped: Sequence[str] = ()) -> None:
+        """One transaction: these reports are stored, and `model`'s reports of the `dropped` hashes
+        (communities that no longer exist) deleted."""
         with self._transaction():
+            self._db.executemany("DELETE FROM community_reports WHERE hash = ? AND model = ?",
+                                 [(h, model) for h in dropped])
             self._db.executemany(
                 "INSERT INTO community_reports (hash, model, payload) VALUES (?, ?, ?) "
                 "ON CONFLICT (hash, model) DO UPDATE SET payload = excluded.payload",
