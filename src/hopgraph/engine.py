@@ -8,10 +8,12 @@ below exactly the data it needs.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any, TypeVar
 
 from hopgraph.communities.incremental import current_tree
 from hopgraph.communities.refresh import refresh_reports
@@ -53,7 +55,18 @@ from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
 
+T = TypeVar("T")
 THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
+
+
+def never_waits(method: Callable[..., T]) -> Callable[..., T]:
+    """A question's own writes — the community tree, reports and report vectors it made, all kept
+    for the next question — are skipped, not waited for, while another command writes."""
+    @functools.wraps(method)
+    def run(self: HopGraph, *args: Any, **kwargs: Any) -> T:
+        with self.store.waiting_at_most(0):
+            return method(self, *args, **kwargs)
+    return run
 
 
 class HopGraph:
@@ -222,20 +235,23 @@ class HopGraph:
 
     # --- communities and reports -------------------------------------------------------------------
 
-    def communities(self, rebuild: bool = False, if_changed: float | None = None) -> CommunityTree:
+    def communities(self, rebuild: bool = False, if_changed: float | None = None,
+                    must_store: bool = True) -> CommunityTree:
         """The hierarchical Leiden tree of the current knowledge graph (built once, then stored); with
-        `if_changed`, a graph changed in at most that share of its entities keeps its partition."""
+        `if_changed`, a graph changed in at most that share of its entities keeps its partition.
+        Without `must_store` (a question's), a store another command holds is left unwritten."""
         self._catch_up_graph()
         return current_tree(self.store, lambda: self.knowledge_graph, self.settings.community_max_size,
-                            self.settings.community_levels, rebuild, if_changed)
+                            self.settings.community_levels, rebuild, if_changed, must_store)
 
-    def reports(self, use_llm: bool | None = None, progress: object = None) -> ReportRun:
+    def reports(self, use_llm: bool | None = None, progress: object = None, tree: CommunityTree | None = None,
+                must_store: bool = True) -> ReportRun:
         """A report per community: by the LLM when one is configured (or `use_llm`), else extractive,
         with its labels. Reports are stored by content hash; only communities that changed are
         written (and labelled) again."""
         writer = self.llm() if (self.has_llm if use_llm is None else use_llm) else None
-        return refresh_reports(self.store, self.knowledge_graph, self.communities(), writer, self.chunk_texts,
-                               self.settings.report_tokens, progress)
+        return refresh_reports(self.store, self.knowledge_graph, tree or self.communities(must_store=must_store),
+                               writer, self.chunk_texts, self.settings.report_tokens, progress, must_store)
 
     # --- questions ---------------------------------------------------------------------------------
 
@@ -344,13 +360,15 @@ class HopGraph:
         is configured, else the findings of the most relevant reports, with their chunk citations."""
         return self._global(check_question(question), budget)
 
+    @never_waits
     def _global(self, question: str, budget: GlobalBudget | None) -> GlobalResult:
         settings = self.settings
         budget = budget or GlobalBudget(level=settings.global_level, batch_tokens=settings.global_batch_tokens,
                                         context_tokens=settings.global_context_tokens)
-        tree = self.communities()
-        return global_search(question, self.reports().reports, tree, budget, self._llm_if_configured(),
-                             self.cached_embedder, self._representative_texts(tree))
+        tree = self.communities(must_store=False)
+        reports = self.reports(tree=tree, must_store=False).reports
+        return global_search(question, reports, tree, budget, self._llm_if_configured(), self.cached_embedder,
+                             self._representative_texts(tree))
 
     def _representative_texts(self, tree: CommunityTree) -> ChunksOf:
         """community id → the texts of its most representative chunks (where themes find their sentences)."""
@@ -363,19 +381,21 @@ class HopGraph:
         when one is configured, else by similarity), then an answer from the chunks that passed."""
         return self._lazy(check_question(question), budget)
 
+    @never_waits
     def _lazy(self, question: str, budget: LazyBudget | None) -> LazyResult:
-        return lazy_global_search(self.search_index, self.knowledge_graph, self.communities(), question, budget,
-                                  self._llm_if_configured())
+        return lazy_global_search(self.search_index, self.knowledge_graph, self.communities(must_store=False),
+                                  question, budget, self._llm_if_configured())
 
     def drift(self, question: str, budget: DriftBudget | None = None) -> DriftResult:
         """DRIFT: a primer over the most relevant community reports, follow-ups answered by local search,
         then a ranked answer (by the LLM when one is configured, else extractive)."""
         return self._drift(check_question(question), budget)
 
+    @never_waits
     def _drift(self, question: str, budget: DriftBudget | None) -> DriftResult:
         budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
-        return drift_search(question, self.reports().reports, lambda q: self._local(q, budget.local), budget,
-                            self._llm_if_configured(), self.cached_embedder)
+        return drift_search(question, self.reports(must_store=False).reports, lambda q: self._local(q, budget.local),
+                            budget, self._llm_if_configured(), self.cached_embedder)
 
     # --- lifetime ----------------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ class HopgraphError(Exception):
     """An error caused by the user's input or setup, reported without a traceback."""
 
 
+class StoreBusy(HopgraphError):
+    """Another process holds the store's write lock past the lock timeout (its message names it)."""
+
+
 class InputError(HopgraphError):
     """A file, question or option that hopgraph cannot use."""
 

@@ -4,6 +4,9 @@ graph they describe, and reports found again by content hash after an update."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from hopgraph.communities import refresh
 from hopgraph.communities.leiden import is_connected
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 
 
 @pytest.fixture
@@ -101,3 +104,35 @@ def test_communities_without_relations_say_what_to_run(tmp_path: Path) -> None:
     with HopGraph(str(tmp_path / "empty.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg, \
             pytest.raises(HopgraphError, match="no relations"):
         hg.reports()
+
+
+HOLD_LOCK = """
+import sys, time
+from hopgraph.store.sqlite import SQLiteStore
+store = SQLiteStore(sys.argv[1])
+with store._transaction():
+    print("locked", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_question_about_the_whole_collection_is_answered_while_another_command_writes(suppliers: HopGraph) -> None:
+    path = suppliers.store.location
+    suppliers.close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with HopGraph(path, Settings(), embedder=BagOfWordsEmbedder()) as hg:
+            started = time.perf_counter()
+            answer = hg.ask("What are the main themes across these suppliers?", mode="global")
+            assert time.perf_counter() - started < 20  # it did not wait out the 30 s lock timeout
+            assert answer.mode == "global" and answer.text
+            assert hg.store.community_tree() is None  # made for the question, not stored under the writer
+            with pytest.raises(StoreBusy):
+                hg.communities(rebuild=True)  # a command that must store still waits, then names the writer
+    finally:
+        holder.kill()
+        holder.wait()
+    with HopGraph(path, Settings(), embedder=BagOfWordsEmbedder()) as hg:
+        hg.ask("What are the main themes across these suppliers?", mode="global")
+        assert hg.store.community_tree() is not None and hg.store.stored_reports("extractive")

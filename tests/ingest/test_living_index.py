@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -67,35 +68,56 @@ def test_removing_a_tenth_equals_never_adding_it(docs, location, tmp_path):
 
 
 READER = """
-import json, sys
+import json, sys, time
+from pathlib import Path
 sys.path.insert(0, {support!r})
 from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 seen = []
-for _ in range({reads}):
+print("reading", flush=True)
+while not Path({stop!r}).exists() or len(seen) < 5:  # until the test says the write is over
     with HopGraph({store!r}, Settings(), embedder=BagOfWordsEmbedder(), quiet=True, create=False) as hg:
-        hits = hg.search("Who directed the film?", method="hybrid+names+links").hits
-        seen.append([len(hg.store.active_documents()), len(hg.store.chunk_table()), len(hits)])
+        asked = hg.ask("Who directed the film?", mode="search", method="hybrid+names+links")
+        cited = all(c in asked.sources for c in asked.citations)  # every citation names a chunk that is there
+        seen.append([time.time(), len(hg.store.active_documents()), len(hg.store.chunk_table()),
+                     len(asked.hits), bool(asked.text) and cited])
 print(json.dumps(seen))
 """
 
 
-def test_readers_see_the_old_or_the_new_index_never_half_of_one(docs, tmp_path):
-    store = tmp_path / "busy.db"
+class SlowEmbedder(BagOfWordsEmbedder):
+    """Embeds as the tests' embedder does, slowly, so the index run lasts while the reader asks."""
+
+    def embed(self, texts, progress=None):
+        time.sleep(0.01 * len(texts))
+        return super().embed(texts, progress)
+
+
+def test_questions_are_answered_from_the_old_or_the_new_index_while_it_is_written(docs, tmp_path):
+    store, stop = tmp_path / "busy.db", tmp_path / "written"
     half = len(docs) // 2
     with HopGraph(str(store), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
         hg.index_documents(docs[:half])
         before = (len(hg.store.active_documents()), len(hg.store.chunk_table()))
-    script = READER.format(support=str(REPO / "tests" / "support"), reads=40, store=str(store))
+    script = READER.format(support=str(REPO / "tests" / "support"), store=str(store), stop=str(stop))
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     reader = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
-    with HopGraph(str(store), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
-        hg.index_documents(docs)
-        after = (len(hg.store.active_documents()), len(hg.store.chunk_table()))
+    try:
+        assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
+        time.sleep(1.0)  # the reader is asking before the write starts
+        started = time.time()
+        with HopGraph(str(store), Settings(), embedder=SlowEmbedder(), quiet=True) as hg:
+            hg.index_documents(docs)
+            after = (len(hg.store.active_documents()), len(hg.store.chunk_table()))
+        written = time.time()
+        time.sleep(1.0)  # and after it ends
+    finally:
+        stop.touch()
     out, err = reader.communicate(timeout=300)
     assert reader.returncode == 0, err  # zero failed reads
     seen = json.loads(out)
-    assert len(seen) == 40 and all(hits == 5 for *_, hits in seen)
-    assert {(documents, chunks) for documents, chunks, _ in seen} <= {before, after}
+    assert all(hits == 5 and answered for *_, hits, answered in seen)  # whole answers, every citation there
+    assert {(documents, chunks) for _, documents, chunks, *_ in seen} == {before, after}  # never a mix
+    assert any(started <= at <= written for at, *_ in seen)  # some questions were asked during the write

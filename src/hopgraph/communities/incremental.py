@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from hopgraph.communities.leiden import build_communities, community_hash
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.records.communities import Community, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.store.base import CommunityStore
@@ -120,10 +120,11 @@ def _renumbered(graph: KnowledgeGraph, old: list, members: list[list[int]]) -> C
 
 
 def current_tree(store: PartitionStore, graph: Callable[[], KnowledgeGraph], max_size: int, levels: int,
-                 rebuild: bool = False, if_changed: float | None = None) -> CommunityTree:
+                 rebuild: bool = False, if_changed: float | None = None, must_store: bool = True) -> CommunityTree:
     """The stored tree of the current graph; else (the graph was rebuilt, or `rebuild`) the previous
     partition carried over when `if_changed` is given and at most that share of entities changed,
-    else Leiden again. The tree is stored, with the record the next change is measured against."""
+    else Leiden again. The tree is stored, with the record the next change is measured against —
+    unless another command holds the store and not `must_store` (a question's tree is used unstored)."""
     tree = None if rebuild else store.community_tree()
     if tree is not None:
         return tree
@@ -140,5 +141,10 @@ def current_tree(store: PartitionStore, graph: Callable[[], KnowledgeGraph], max
         tree = build_communities(knowledge, max_size, levels)
         tree.how = "partitioned again" + (f": {share:.1%} of entities changed (threshold {if_changed:.0%})"
                                           if share is not None else "")
-    store.replace_communities(tree, {PARTITION_KEY: partition_record(knowledge, tree)})  # one transaction
+    try:
+        store.replace_communities(tree, {PARTITION_KEY: partition_record(knowledge, tree)})  # one transaction
+    except StoreBusy:
+        if must_store:
+            raise
+        tree.how += " (not stored: another command is writing to the store; a later one stores it)"
     return tree

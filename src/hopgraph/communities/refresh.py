@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from hopgraph.communities.labels import label_reports
 from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
+from hopgraph.errors import StoreBusy
 from hopgraph.llm import LLMClient
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -25,8 +26,10 @@ ChunkTexts = Callable[[Iterable[int]], dict[int, str]]
 
 
 def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, writer: LLMClient | None,
-                    chunk_texts: ChunkTexts, report_tokens: int, progress: object = None) -> ReportRun:
-    """A report per community of `tree`, stored; only new or changed ones are written and labelled."""
+                    chunk_texts: ChunkTexts, report_tokens: int, progress: object = None,
+                    must_store: bool = True) -> ReportRun:
+    """A report per community of `tree`, stored; only new or changed ones are written and labelled.
+    Without `must_store` (a question's reports), a store another command holds is left as it is."""
     model = writer.model if writer else EXTRACTIVE
     stored = store.stored_reports(model)
     if writer is not None:
@@ -40,8 +43,13 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
     # Labels are computed once, for every report that has none (new, or stored before labels).
     labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts)}
     gone = sorted(set(stored) - {c.hash for c in tree.communities})
-    store.save_reports([r for r in run.reports if id(r) not in kept or id(r) in labelled], model, gone)
     run.reused, run.dropped = len(kept), len(gone)
+    try:
+        store.save_reports([r for r in run.reports if id(r) not in kept or id(r) in labelled], model, gone)
+    except StoreBusy:
+        if must_store:
+            raise
+        run.stored, run.dropped = False, 0
     return run
 
 

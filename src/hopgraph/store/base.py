@@ -8,6 +8,7 @@ Every write method is one transaction: it happens entirely or not at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -181,5 +182,10 @@ class StatsStore(Protocol):
 
 class Store(DocumentStore, KnowledgeStore, CommunityStore, ReplyStore, StatsStore, Protocol):
     """Everything hopgraph keeps: what `open_store` returns and `HopGraph` is typed against."""
+
+    def waiting_at_most(self, seconds: float) -> AbstractContextManager[None]:
+        """Write transactions begun inside wait at most `seconds` for another writer, then raise
+        StoreBusy (a question's optional writes — a community tree, reports — wait for none)."""
+        ...
 
     def close(self) -> None: ...

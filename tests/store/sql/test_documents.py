@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 import numpy as np
 import pytest
 
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord
 from hopgraph.records.names import GraphRows
@@ -231,3 +232,21 @@ def test_a_retitled_document_changes_its_title_source_in_place(store: Store) -> 
     after = store.chunk_table()
     assert after.title_sources == {doc_id: "heading"}
     assert after.ids.tolist() == before.ids.tolist()  # same chunks: their facts and vectors stay theirs
+
+
+def test_a_write_told_not_to_wait_gives_up_at_once_then_writes_wait_again(store_location: str) -> None:
+    first, second = open_store(store_location), open_store(store_location, lock_timeout=0.5)
+    try:
+        with first._transaction():
+            started = time.monotonic()
+            with second.waiting_at_most(0), pytest.raises(StoreBusy, match="is locked by"):
+                second.set_meta({"k": "v"})
+            assert time.monotonic() - started < 0.3  # not the half second a write waits otherwise
+            with pytest.raises(StoreBusy):
+                second.set_meta({"k": "v"})
+            assert time.monotonic() - started >= 0.45  # outside the block, the store's timeout again
+        second.set_meta({"k": "v"})
+        assert first.meta()["k"] == "v"
+    finally:
+        first.close()
+        second.close()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.extras import MissingExtra
 
 try:
@@ -185,12 +185,13 @@ class Transaction:
     def __enter__(self) -> None:
         self._db.execute("BEGIN")
         try:
-            self._db.execute(f"SET LOCAL lock_timeout = '{int(self._lock_timeout * 1000)}ms'")
+            # At least 1 ms: PostgreSQL reads a lock_timeout of 0 as "wait for ever".
+            self._db.execute(f"SET LOCAL lock_timeout = '{max(1, int(self._lock_timeout * 1000))}ms'")
             self._db.execute("SELECT pg_advisory_xact_lock(?)", (writer_lock_key(self._db),))
         except psycopg.errors.LockNotAvailable:
             self._db.execute("ROLLBACK")
-            raise HopgraphError(f"{shown(self._url)} is locked by {self._holder()}: another hopgraph command "
-                                f"is writing to it; wait for it to finish, then run this again") from None
+            raise StoreBusy(f"{shown(self._url)} is locked by {self._holder()}: another hopgraph command "
+                            f"is writing to it; wait for it to finish, then run this again") from None
         except BaseException:
             self._db.execute("ROLLBACK")
             raise

@@ -10,8 +10,8 @@ differ: how a vector is stored, and the reply cache's connection.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
 import numpy as np
@@ -47,10 +47,20 @@ class Tables(ABC):
 
     _db: Database
     _path: str
+    _lock_timeout: float  # seconds a write transaction waits for another writer
 
     @property
     def location(self) -> str:
         return self._path
+
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """Write transactions begun inside wait at most `seconds` for another writer."""
+        saved, self._lock_timeout = self._lock_timeout, seconds
+        try:
+            yield
+        finally:
+            self._lock_timeout = saved
 
     @abstractmethod
     def _transaction(self) -> AbstractContextManager[None]: ...

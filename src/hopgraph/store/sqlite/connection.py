@@ -16,7 +16,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.records.documents import utc_now
 from hopgraph.store.sqlite.migrations import check_and_migrate
 
@@ -95,18 +95,21 @@ def _alive(pid: int) -> bool:
 def locked_error(path: str, err: sqlite3.OperationalError) -> HopgraphError:
     if "locked" not in str(err) and "busy" not in str(err):
         return HopgraphError(f"{path}: {err}")
-    return HopgraphError(f"{path} is locked by {WriterLease(path).describe()}: another hopgraph command is "
-                         f"writing to it; wait for it to finish, then run this again")
+    return StoreBusy(f"{path} is locked by {WriterLease(path).describe()}: another hopgraph command is "
+                     f"writing to it; wait for it to finish, then run this again")
 
 
 class Transaction:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception (KeyboardInterrupt included)."""
 
-    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+    def __init__(self, db: sqlite3.Connection, path: str, lock_timeout: float) -> None:
         self._db, self._path, self._lease = db, path, WriterLease(path)
+        self._lock_timeout = lock_timeout
 
     def __enter__(self) -> None:
         try:
+            # The connection's own timeout is fixed when it opens; the pragma sets this write's.
+            self._db.execute(f"PRAGMA busy_timeout = {int(self._lock_timeout * 1000)}")
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
             raise locked_error(self._path, err) from None

@@ -31,7 +31,7 @@ class SQLiteStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTables)
         self._db = connect(path, create, lock_timeout)
 
     def _transaction(self) -> Transaction:
-        return Transaction(self._db, self._path)
+        return Transaction(self._db, self._path, self._lock_timeout)
 
     def cached_vectors(self, text_hashes: Sequence[str], model: str) -> dict[str, np.ndarray]:
         """Vectors are float32 BLOBs."""
