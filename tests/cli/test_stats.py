@@ -31,8 +31,29 @@ def test_stats_json_counts_what_the_store_holds(imported: Path) -> None:
     assert sizes["file"] == imported.stat().st_size and sizes["search_snapshot"] > 0
     assert sizes["total"] == sizes["file"] + sizes["wal"] + sizes["search_snapshot"]
     assert stats["generation"] == meta["generation"] and stats["embedder"] == meta["embedder"]
-    # newest first: import-triples indexed its new source document after the first index run
-    assert [(run["command"], run["stats"]["added"]) for run in stats["runs"]] == [("index", 1), ("index", 3)]
+    # newest first: the tree `communities` built, the import, which indexed its new source document
+    # after the first index run
+    runs = stats["runs"]
+    assert (runs[0]["command"], runs[0]["stats"]["communities"]) == ("communities", len(tree))
+    assert (runs[1]["command"], runs[1]["stats"]["relations"]) == ("import-triples", len(graph.relations))
+    assert [(run["command"], run["stats"]["added"]) for run in runs[2:4]] == [("index", 1), ("index", 3)]
+
+
+def test_every_command_that_changes_the_store_is_in_its_run_log(store: Path, workdir: Path) -> None:
+    invoke("import-triples", str(workdir / "triples.csv"), "--store", str(store))
+    invoke("extract", "--store", str(store))
+    invoke("communities", "--store", str(store))
+    invoke("communities", "--store", str(store))  # read back, not built: no run
+    invoke("reports", "--store", str(store), "--extractive")
+    invoke("remove", "1", "--store", str(store))
+    runs = json.loads(invoke("stats", "--json", "--runs", "10", "--store", str(store)))["runs"]
+    assert [run["command"] for run in runs] == ["remove", "reports", "communities", "extract",
+                                                "import-triples", "index", "index"]
+    remove, reports, _, extract, imported = runs[:5]
+    assert remove["stats"]["withdrawn"] == 1 and reports["stats"]["reused"] == 0 < reports["stats"]["written"]
+    assert extract["stats"]["extractor"] == "concepts+parse" and imported["stats"]["triples"] > 0
+    text = invoke("stats", "--runs", "10", "--store", str(store))
+    assert "import-triples" in text and "triples " in text and "reused 0" in text
 
 
 def test_stats_as_text_shows_each_count_and_the_last_run(store: Path) -> None:

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
+from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, logged_run, open_hopgraph, print_result
+from hopgraph.records.documents import utc_now
 
 
 def communities(store: StoreOpt = None,
@@ -21,9 +22,12 @@ def communities(store: StoreOpt = None,
                 quiet: QuietOpt = False) -> None:
     """Hierarchical Leiden communities of the knowledge graph: levels, counts and sizes."""
     with open_hopgraph(store, quiet) as hg:
+        started = utc_now()
         tree = hg.communities(rebuild=rebuild, if_changed=threshold if if_changed else None)
         stats = tree.stats()
         stats["how"] = tree.how or "stored (the graph has not changed since it was built)"
+        if tree.how:  # built (or carried over) and stored by this run, not read back
+            hg.store.record_run("communities", started, {k: stats[k] for k in ("communities", "levels", "how")})
         if as_json:
             print_result("communities", stats)
             return
@@ -56,8 +60,10 @@ def reports(store: StoreOpt = None,
             typer.echo(f"{cost['calls']} LLM calls, ≈ {cost['tokens_in']:,} input and ≈ {cost['tokens_out']:,} "
                        f"output tokens (at most {hg.settings.report_tokens} tokens of material per report)")
             return
-        with counter("reports", quiet) as update:
+        with logged_run(hg, "reports") as log, counter("reports", quiet) as update:
             run = hg.reports(use_llm=llm, progress=update)
+            log.update(reports=len(run.reports), reused=run.reused, failed=len(run.failed), dropped=run.dropped,
+                       written=len(run.reports) - run.reused - len(run.failed))
         if as_json:  # every report, most important first (what --show would print, all of it)
             ranked = sorted(run.reports, key=lambda r: (-r.rating, r.level, r.community_id))
             print_result("reports", {**asdict(run), "reports": [asdict(r) for r in ranked],

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
+from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, logged_run, open_hopgraph, print_result
 from hopgraph.config import load_settings
 from hopgraph.errors import HopgraphError
 
@@ -22,8 +22,10 @@ def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relat
                                                              "subject_type,object_type].")],
                    store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Import relations you already have; each edge points at the chunk of its source document."""
-    with open_hopgraph(store, quiet, create=True) as hg:
+    with open_hopgraph(store, quiet, create=True) as hg, logged_run(hg, "import-triples") as log:
         report = hg.import_triples(file)
+        log.update(triples=report.triples, skipped=len(report.skipped), entities=report.graph.entities,
+                   relations=report.graph.relations)
     if as_json:
         print_result("import-triples", report)
         return
@@ -47,12 +49,13 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
     parse, with the configured LLM's, else with the no-LLM concept graph."""
     from hopgraph.progress import counter
 
-    with open_hopgraph(store, quiet) as hg:
+    with open_hopgraph(store, quiet) as hg, logged_run(hg, "extract") as log:
         if backfill:
-            _backfill(hg, False if concepts else None, gleanings, as_json)
+            log.update(_backfill(hg, False if concepts else None, gleanings, as_json))
             return
         if concepts or not hg.has_llm:
             graph = hg.extract_without_llm()
+            log.update(extractor="concepts+parse", entities=graph.entities, relations=graph.relations)
             why = "as asked" if concepts else "no LLM configured"
             if as_json:
                 print_result("extract", {"extractor": "concepts+parse", "why": why, "graph": asdict(graph)})
@@ -68,6 +71,8 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
         graph = hg.knowledge_graph
         relations = len(graph.relations)
+        log.update(extractor="llm+parse", chunks=report.extracted, failed=len(report.failed),
+                   entities=len(graph.entities), relations=relations)
     if as_json:
         print_result("extract", {"extractor": "llm+parse", **asdict(report),
                                  "graph": {"entities": len(graph.entities), "relations": relations}})
@@ -80,13 +85,16 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         typer.echo(f"  chunk {chunk_id} failed: {error}")
 
 
-def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json: bool) -> None:
+def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json: bool) -> dict[str, Any]:
+    """Runs the backfill, prints what it did, and returns that for the run log."""
     from hopgraph.kg.backfill import backfill
 
     done = backfill(hg, use_llm, gleanings)
+    summary = {"extractor": "backfill", "chunks": done.llm.extracted if done.llm else 0,
+               "graph_rebuilt": done.graph is not None}
     if as_json:
         print_result("extract", {"extractor": "backfill", **asdict(done)})
-        return
+        return summary
     if done.llm is not None:
         typer.echo(f"backfill: {done.llm.extracted}/{done.llm.chunks} pending chunks extracted by the LLM, "
                    f"{len(done.llm.failed)} failed (asked again next run)")
@@ -95,6 +103,7 @@ def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json
     resumed = " (an earlier run had stopped before its rebuild)" if done.resumed else ""
     typer.echo(f"graph rebuilt{resumed}: {done.graph.entities} entities, {done.graph.relations} relations"
                if done.graph else "no fact changed: the graph is as it was")
+    return summary
 
 
 def review_merges(store: StoreOpt = None,

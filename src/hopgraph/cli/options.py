@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from typing import Annotated, Any
 
@@ -11,6 +13,7 @@ import typer
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.records.answers import JSON_SCHEMA_VERSION
+from hopgraph.records.documents import utc_now
 
 StoreOpt = Annotated[str | None, typer.Option(
     "--store", help="Store file or postgresql:// URL (default: config, else ./hopgraph.db).")]
@@ -27,6 +30,15 @@ def open_hopgraph(store: str | None, quiet: bool, create: bool = False, **settin
     not given). Commands that only read pass `create=False`: a mistyped path is then an error, not a
     new empty store."""
     return HopGraph(store, load_settings(store=store, **settings), quiet=quiet, create=create)
+
+
+@contextmanager
+def logged_run(hg: HopGraph, command: str) -> Iterator[dict[str, Any]]:
+    """A command that changes the store goes into its run log (`hopgraph stats`) when it succeeds,
+    with the summary its body fills in."""
+    started, summary = utc_now(), dict[str, Any]()
+    yield summary
+    hg.store.record_run(command, started, summary)
 
 
 def print_json(value: Any) -> None:

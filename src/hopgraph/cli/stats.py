@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
-from hopgraph.records.stats import StoreStats
+from hopgraph.records.stats import StoredRun, StoreStats
 from hopgraph.retrieval.snapshot import snapshot_root
 from hopgraph.store import Store, is_url
 from hopgraph.store.postgres.connection import shown
@@ -60,11 +60,17 @@ def render_stats(found: StoreStats) -> list[str]:
     if found.runs:
         lines.append("last runs:")
     for run in found.runs:
-        report = run.stats
-        what = (f"{report.get('documents', 0)} documents read, {report.get('added', 0)} added, "
-                f"{report.get('updated', 0)} updated, {report.get('withdrawn', 0)} withdrawn" if report else "")
-        lines.append(f"  {run.id:>4}  {run.command:<8} {run.started_at} → {run.finished_at}  {what}")
+        lines.append(f"  {run.id:>4}  {run.command:<14} {run.started_at} → {run.finished_at}  {_what(run)}")
     return lines
+
+
+def _what(run: StoredRun) -> str:
+    """An index or remove run's document counts; another command's summary as it logged it."""
+    report = run.stats
+    if run.command in ("index", "remove"):
+        return (f"{report.get('documents', 0)} documents read, {report.get('added', 0)} added, "
+                f"{report.get('updated', 0)} updated, {report.get('withdrawn', 0)} withdrawn" if report else "")
+    return ", ".join(f"{key} {value}" for key, value in report.items())
 
 
 def _size(count: int) -> str:

@@ -278,7 +278,8 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
                                 "generation": uuid.uuid4().hex},
-                RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
+                RunRecord("remove" if withdraw and not docs else "index", utc_now(),
+                          lambda: json.dumps(asdict(report))))
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
     return report

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -173,6 +173,10 @@ class StatsStore(Protocol):
 
     def recent_runs(self, limit: int = 5) -> list[StoredRun]:
         """The last runs, newest first."""
+        ...
+
+    def record_run(self, command: str, started_at: str, summary: dict[str, Any]) -> None:
+        """Log a finished command with what it did (index runs log themselves in `apply`)."""
         ...
 
     def disk_bytes(self) -> dict[str, int]:

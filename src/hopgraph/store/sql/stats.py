@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
+from typing import Any
 
+from hopgraph.records.documents import utc_now
 from hopgraph.records.stats import StoreCounts, StoredRun
 from hopgraph.store.sql.tables import Tables
 
@@ -36,6 +38,13 @@ class StatsTables(Tables):
                                 "ORDER BY id DESC LIMIT ?", (int(limit),)).fetchall()
         return [StoredRun(run_id, command, started, finished, _stats(stats))
                 for run_id, command, started, finished, stats in rows]
+
+    def record_run(self, command: str, started_at: str, summary: dict[str, Any]) -> None:
+        """One line of the run log for a command that is not an index run (which logs itself, in its
+        own transaction)."""
+        with self._transaction():
+            self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
+                             (command, started_at, utc_now(), json.dumps(summary, default=str)))
 
     @abstractmethod
     def disk_bytes(self) -> dict[str, int]:
