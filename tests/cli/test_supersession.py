@@ -60,3 +60,21 @@ def test_a_chain_file_without_chains_or_with_an_unknown_name(imported, workdir, 
     (workdir / "unknown.txt").write_text("Nobody Ltd -> Hosur\n", encoding="utf-8")
     result = check(str(imported), workdir / "unknown.txt")
     assert result.exit_code == 1 and "no entity called 'Nobody Ltd'" in result.stdout
+
+
+def test_a_date_no_calendar_holds_is_one_line_exit_2_for_check_and_paths(imported, workdir, monkeypatch, capsys):
+    chains = workdir / "chains.txt"
+    chains.write_text(CHAINS, encoding="utf-8")
+    for bad in ("garbage", "2025-02-30", "0000-01-01"):
+        for command in (["check", str(chains)], ["paths", "--to", "Hosur"]):
+            err = fails(monkeypatch, capsys, *command, "--as-of", bad, "--store", str(imported))
+            assert f"--as-of: '{bad}'" in err
+
+
+def test_an_imported_year_0_is_a_counted_skip_and_the_graph_still_rebuilds(imported, workdir):
+    kept = "Kallur Pig Iron Works,SUPPLIES,Anvaya Foundry,02_supply_agreement.md,2019,ORG,ORG\n"
+    (workdir / "year0.csv").write_text(MOVED.replace("2025-03-01", "0000-01-01") + kept, encoding="utf-8")
+    report = json.loads(invoke("import-triples", str(workdir / "year0.csv"), "--json", "--store", str(imported)))
+    assert report["skipped"] == ["line 2: date '0000-01-01': '0000-01-01' has no year 0 (the calendar starts at 0001)"]
+    invoke("remove", "3", "--store", str(imported))  # a rebuild: document 3 is the Zephyra contract
+    assert "Anvaya Foundry LOCATED_IN Hosur" in towns(str(imported))

@@ -46,3 +46,10 @@ def test_a_superseded_hop_breaks_now_holds_before_and_names_where_the_news_is() 
     assert (now.broken_at, now.since) == (1, ["doc20"])
     assert now.reason == "X LOCATED_IN T does not hold now: superseded by X LOCATED_IN P from 2025"
     assert check_chain(graph, chain, "2024-06-30", no_citations).holds
+
+
+@pytest.mark.parametrize("bad", ["garbage", "2025-02-30", "0000-01-01"])
+def test_a_date_that_is_no_date_is_an_input_error_not_a_chain_that_holds(bad: str) -> None:
+    graph = graph_of(("X", "SUPPLIES", "Y", (10,), None, "2020"))  # ended: no date would make it hold
+    with pytest.raises(InputError, match=f"--as-of: '{bad}'"):
+        check_chain(graph, parse_chains("X -> Y")[0], bad, no_citations)

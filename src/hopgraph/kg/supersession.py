@@ -31,8 +31,8 @@ def functional_set(setting: str) -> frozenset[str]:
 
 def stated_on(relation: Relation) -> str | None:
     """The latest date from which a statement of the relation says it holds, or None."""
-    dated = [d for d in (*(s.date for s in relation.sources), relation.valid_from) if d and span(d)]
-    return max(dated, key=lambda d: span(d)[0]) if dated else None  # type: ignore[index]
+    dated = [d for d in (*(s.date for s in relation.sources), relation.valid_from) if d]
+    return max(dated, key=lambda d: span(d)[0]) if dated else None
 
 
 def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[Relation]:
@@ -59,10 +59,10 @@ def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[
 
 def _start(day: str | None) -> date:
     """The first day a date names; an undated fact sorts before every dated one."""
-    return span(day)[0] if day else date.min  # type: ignore[index]
+    return span(day)[0] if day else date.min
 
 
 def _earlier(until: str | None, other: str | None) -> str | None:
     if until is None or other is None:
         return other or until
-    return until if span(until)[1] <= span(other)[1] else other  # type: ignore[index]
+    return until if span(until)[1] <= span(other)[1] else other

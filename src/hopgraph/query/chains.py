@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hopgraph.errors import InputError
-from hopgraph.query.paths import find_entity
+from hopgraph.query.paths import check_as_of, find_entity
 from hopgraph.records.knowledge import KnowledgeGraph, Relation
 
 _ARROW = re.compile(r"\s*-(?:\[\s*([A-Za-z_]\w*)\s*(?::\s*(forward|reverse)\s*)?\]-)?>\s*")
@@ -78,6 +78,7 @@ def parse_chains(text: str, where: str = "chains file") -> list[Chain]:
 def check_chain(graph: KnowledgeGraph, chain: Chain, as_of: str | None,
                 cite: Callable[[list[int]], dict[int, str]]) -> ChainCheck:
     """The first hop that does not hold, and why; `cite` names where chunks are (store.chunk_citations)."""
+    check_as_of(as_of)
     for number, hop in enumerate(chain.hops, start=1):
         try:
             left, right = find_entity(graph, hop.left).id, find_entity(graph, hop.right).id

@@ -105,6 +105,16 @@ def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, s
     return sorted(steps, key=lambda step: -graph.relations[step[0]].weight)
 
 
+def check_as_of(as_of: str | None) -> str | None:
+    """The date a query asks about, checked (None: today's facts); InputError naming --as-of."""
+    if as_of is None:
+        return None
+    try:
+        return check_date(as_of)
+    except ValueError as err:
+        raise InputError(f"--as-of: {err}") from None
+
+
 def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
                end_type: str | None = None, follow: Follow = None, as_of: str | None = None,
                walker: RouteStore | None = None) -> list[Path]:
@@ -121,11 +131,7 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
         raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
     if max_hops < 1 or max_paths < 1:
         raise InputError("max hops and max paths must be at least 1")
-    if as_of is not None:
-        try:
-            check_date(as_of)
-        except ValueError as err:
-            raise InputError(f"--as-of: {err}") from None
+    check_as_of(as_of)
     start = find_entity(graph, to)
     senses = resolve_follow(graph, follow)
     wanted = end_type.upper() if end_type else None

@@ -84,7 +84,8 @@ def test_dates_parse_as_a_start_or_an_interval(tmp_path, date, since, until):
 
 
 @pytest.mark.parametrize("bad", ["March 2020", "2020-3", "20", "2020-03-01/soon", "2020--01", "2025-13-45",
-                                 "2025-02-30", "2025-06-30/2024-01-01", "2020/2021/2022"])
+                                 "2025-02-30", "2025-06-30/2024-01-01", "2020/2021/2022", "0000-01-01",
+                                 "0000/2020"])
 def test_a_bad_date_is_a_counted_skip_not_an_error(tmp_path, bad):
     parsed = read_triples(write(tmp_path, HEADER + "A,SUPPLIES,B,doc,,,\n" + f"C,SUPPLIES,D,doc,{bad},,\n"))
     assert len(parsed.triples) == 1
