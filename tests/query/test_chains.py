@@ -53,3 +53,12 @@ def test_a_date_that_is_no_date_is_an_input_error_not_a_chain_that_holds(bad: st
     graph = graph_of(("X", "SUPPLIES", "Y", (10,), None, "2020"))  # ended: no date would make it hold
     with pytest.raises(InputError, match=f"--as-of: '{bad}'"):
         check_chain(graph, parse_chains("X -> Y")[0], bad, no_citations)
+
+
+def test_a_hop_that_ended_or_has_not_begun_says_which() -> None:
+    graph = graph_of(("X", "OWNS", "Y", (10,), "2009-01-01", "2024-07-01"), ("Y", "OWNS", "A", (20,), "2999", None))
+    ended = check_chain(graph, parse_chains("X -[OWNS]-> Y")[0], None, no_citations)  # today, by default
+    assert ended.reason == "X OWNS Y does not hold now (ended 2024-07-01)"
+    assert check_chain(graph, parse_chains("X -[OWNS]-> Y")[0], "2024-07-01", no_citations).holds
+    later = check_chain(graph, parse_chains("Y -[OWNS]-> A")[0], "2025", no_citations)
+    assert later.reason == "Y OWNS A does not hold on 2025 (from 2999)"
