@@ -11,7 +11,8 @@ The rule, as one pure function (`supersede`), whose cases tests/kg/test_superses
 - the later date wins, whatever order the documents arrived in (an old report indexed late loses);
 - an undated fact is older than every dated one (it is what was known before any dated news);
 - two facts of the same date, or both undated, cannot be ordered: both stand;
-- a fact restated with the same object is one relation already (kg/graph.py merges them).
+- a fact restated with the same object is one relation already (kg/graph.py merges them); and
+  where two equal facts meet as two relations, the later one never ends the earlier.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[
         starts = {r.id: _start(stated_on(r)) for r in group}
         ordered = sorted(group, key=lambda r: (starts[r.id], r.id))
         for position, older in enumerate(ordered):
-            newer = next((r for r in ordered[position + 1:] if starts[r.id] > starts[older.id]), None)
+            # A restatement of the same object is no news about it: only another object ends a fact.
+            newer = next((r for r in ordered[position + 1:]
+                          if starts[r.id] > starts[older.id] and r.target != older.target), None)
             if newer is not None:
                 changed[older.id] = replace(older, superseded_by=newer.id,
                                             valid_until=_earlier(older.valid_until, stated_on(newer)))
