@@ -39,3 +39,5 @@ def test_an_unreachable_postgresql_url_is_one_line_exit_2(workdir, monkeypatch, 
         port = probe.getsockname()[1]
     err = fails(monkeypatch, capsys, "ask", "anything", "--store", f"postgresql://me:pw@127.0.0.1:{port}/db")
     assert "cannot reach PostgreSQL" in err and "pw" not in err
+    err = fails(monkeypatch, capsys, "ask", "anything", "--store", f"postgresql://me@127.0.0.1:{port}/db?password=topsecret")
+    assert "cannot reach PostgreSQL" in err and "topsecret" not in err and "password=***" in err

@@ -53,8 +53,10 @@ def test_the_kg_graph_has_every_entity_and_relation_with_sources_and_dates(suppl
         assert graph.edge_attrs["source_chunks"][k] == LIST_SEPARATOR.join(map(str, chunks))
         assert graph.edge_attrs["valid_from"][k] == (relation.valid_from or "")
         assert graph.edge_attrs["superseded_by"][k] == (relation.superseded_by or NONE_ID)
-        assert graph.edge_attrs["current"][k] is (relation.superseded_by is None)
-    assert not all(graph.edge_attrs["current"])  # the supplier corpus has a superseded supply
+        assert graph.edge_attrs["current"][k] is relation.holds_on()
+    current = dict(zip(graph.edge_attrs["relation_id"], graph.edge_attrs["current"], strict=True))
+    assert any(not current[r.id] for r in kg.relations if r.superseded_by)  # a superseded supply
+    assert any(not current[r.id] for r in kg.relations if not r.superseded_by)  # Sreevar's ownership ended in 2024
     assert any(graph.edge_attrs["valid_from"])
     anvaya = names.index("Anvaya Foundry")
     assert "Anvaya" in graph.nodes["aliases"][anvaya].split(LIST_SEPARATOR)

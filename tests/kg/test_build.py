@@ -83,6 +83,24 @@ def test_build_graph_resolves_stored_facts_with_the_stored_gazetteer(hg):
     assert corvane.chunks == {a, b}
 
 
+def test_a_stored_date_no_calendar_holds_is_read_as_undated_with_a_warning(hg, caplog):
+    """An extractor stored year 0 and a 13th month: every rebuild (supersession compares the dates of
+    the two plants) used to crash on them; now they are facts without a date, and a warning says so."""
+    hg.index_documents([Document("Doc A", "Anvaya moved from Hosur to Ranipet.", "kg")])
+    chunk = first_chunk(hg)
+    located = [RawRelation("Anvaya", "LOCATED_IN", town, "", "ORG", "LOCATION", date)
+               for town, date in (("Hosur", "0000-01-01"), ("Ranipet", "2025-13-45"))]
+    hg.store.save_facts([ChunkFacts(chunk, "llm:m", relations=[*located, supplies("Anvaya", "Corvane")])])
+    with caplog.at_level("WARNING", logger="hopgraph"):
+        report = hg.build_graph()
+        hg.build_graph()  # and again: nothing stored can brick the graph
+    assert report.relations == 3
+    graph = hg.store.knowledge_graph()
+    assert all(r.valid_from is None and r.superseded_by is None for r in graph.relations)  # two undated: both stand
+    assert all(s.date is None for r in graph.relations for s in r.sources)
+    assert "2 stated date(s) are no calendar date and were read as undated (first: '0000-01-01'" in caplog.text
+
+
 def test_a_merge_to_review_is_stored_and_an_accepted_one_merges_on_the_next_build(hg):
     hg.index_documents([Document("Doc A", "Kallur Pig Iron Works supplies Anvaya.", "kg"),
                         Document("Doc B", "Kallur Iron Works supplies Anvaya.", "kg")])

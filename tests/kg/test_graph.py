@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 import pytest
 
 from hopgraph.kg.graph import assemble
 from hopgraph.kg.resolution import resolve
+from hopgraph.records import dates
 from hopgraph.records.knowledge import ChunkFacts, Entity, KnowledgeGraph, RawEntity, RawRelation, Relation, Source
 
 CHUNK_DOCS = {10: 1, 11: 1, 20: 2}
@@ -93,8 +96,8 @@ def test_an_undated_relation_has_no_validity_bounds():
 
 
 @pytest.mark.parametrize(("day", "holds"), [
-    (None, True), ("2018-12-31", False), ("2019-01-01", True), ("2021-06-15", True), ("2022-12-31", True),
-    ("2023-01-01", False),
+    (None, False),  # None is today: a fact that ended in 2022 is not current
+    ("2018-12-31", False), ("2019-01-01", True), ("2021-06-15", True), ("2022-12-31", True), ("2023-01-01", False),
 ])
 def test_holds_on_is_inclusive_of_both_bounds(day, holds):
     relation = Relation(1, 1, "SUPPLIES", 2, valid_from="2019-01-01", valid_until="2022-12-31")
@@ -105,6 +108,53 @@ def test_holds_on_with_only_a_start_is_open_ended():
     relation = Relation(1, 1, "SUPPLIES", 2, valid_from="2020")
     assert not relation.holds_on("2019-12-31")
     assert relation.holds_on("2020-03-01") and relation.holds_on("2099-01-01")
+
+
+def days_from_today(days: int) -> str:
+    """A day relative to the real clock, so these tests mean the same whenever they run."""
+    return (date.today() + timedelta(days=days)).isoformat()
+
+
+@pytest.mark.parametrize(("valid_from", "valid_until", "current"), [
+    (None, days_from_today(-1), False),  # ended yesterday
+    (None, days_from_today(0), True),  # ends today: inclusive
+    ("2019", days_from_today(365), True),  # ends next year: still current
+    (days_from_today(30), None, False),  # begins next month
+    (None, None, True),
+])
+def test_without_a_date_a_relation_holds_today(valid_from, valid_until, current):
+    relation = Relation(1, 1, "OWNS", 2, valid_from=valid_from, valid_until=valid_until)
+    assert relation.holds_on() is relation.holds_on(None) is relation.holds_on(date.today().isoformat()) is current
+
+
+def test_the_clock_queries_read_is_one_function_a_test_can_fix(monkeypatch):
+    relation = Relation(1, 1, "OWNS", 2, sources=[Source(10, 1, "2009-01-01", "2024-07-01")])
+    monkeypatch.setattr(dates, "today", lambda: "2024-06-30")
+    assert relation.holds_on()
+    monkeypatch.setattr(dates, "today", lambda: "2024-07-02")
+    assert not relation.holds_on()
+
+
+def test_a_superseded_relation_holds_until_its_end_even_when_the_end_is_still_to_come():
+    later = Relation(1, 1, "LOCATED_IN", 2, valid_until=days_from_today(90), superseded_by=2)
+    assert later.holds_on() and not later.holds_on(days_from_today(91))
+    assert not Relation(1, 1, "LOCATED_IN", 2, valid_until=days_from_today(-1), superseded_by=2).holds_on()
+
+
+def test_an_ended_statement_beside_an_undated_one_ends_the_relation_and_its_valid_until_says_when():
+    """An undated statement tells no time (`holds_on`), so the summary dates read only the dated
+    ones: Sreevar's ownership, restated without a date in a profile, still ended on 2024-07-01."""
+    graph = build([chunk(10, supplies("Sreevar", "Anvaya")),
+                   chunk(20, supplies("Sreevar", "Anvaya", "2009-01-01", "2024-07-01"))])
+    relation = only_relation(graph)
+    assert (relation.valid_from, relation.valid_until) == ("2009-01-01", "2024-07-01")
+    assert not relation.holds_on() and relation.holds_on("2020-01-01")
+
+
+def test_the_latest_end_is_compared_as_a_span_not_as_a_string():
+    graph = build([chunk(10, supplies("Anvaya", "Corvane", "2020", "2024")),
+                   chunk(11, supplies("Anvaya", "Corvane", "2020-02", "2024-06-30"))])
+    assert (only_relation(graph).valid_from, only_relation(graph).valid_until) == ("2020", "2024")
 
 
 def test_entities_are_the_resolved_clusters_with_aliases_and_the_chunks_that_mention_them():

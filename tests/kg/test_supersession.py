@@ -43,6 +43,21 @@ def ended(relations: list[Relation]) -> dict[int, tuple[int | None, str | None]]
     # an end already stated earlier than the news is kept
     ([Relation(1, FOUNDRY, "LOCATED_IN", HOSUR, sources=[Source(10, 1, "2019", "2021")], valid_from="2019",
                valid_until="2021"), fact(2, RANIPET, "2025")], {1: (2, "2021")}),
+    # an end stated later than the news is cut to the news
+    ([Relation(1, FOUNDRY, "LOCATED_IN", HOSUR, sources=[Source(10, 1, "2019", "2030")], valid_from="2019",
+               valid_until="2030"), fact(2, RANIPET, "2025")], {1: (2, "2025")}),
+    # an undated fact that arrives late is still the older one
+    ([fact(1, RANIPET, "2025"), fact(2, HOSUR)], {2: (1, "2025")}),
+    # a tie, then news: both tied facts end on the news
+    ([fact(1, HOSUR, "2019"), fact(2, RANIPET, "2019"), fact(3, CHENNAI, "2025")],
+     {1: (3, "2025"), 2: (3, "2025")}),
+    # equal facts restated: twice in one relation (two documents, one date) is one fact, news ends it once
+    ([fact(1, HOSUR, "2019", "2019"), fact(2, RANIPET, "2025")], {1: (2, "2025")}),
+    # equal facts restated as two relations (same object): no news, whatever their dates
+    ([fact(1, HOSUR, "2019"), fact(2, HOSUR, "2025")], {}),
+    ([fact(1, HOSUR, "2025"), fact(2, HOSUR, "2025")], {}),
+    # ... and beside a real move, the restatement never ends its own earlier statement
+    ([fact(1, RANIPET, "2018"), fact(2, HOSUR, "2019"), fact(3, HOSUR, "2025")], {1: (2, "2019")}),
 ])
 def test_the_later_statement_supersedes(relations, expected) -> None:
     assert ended(relations) == expected

@@ -46,3 +46,19 @@ def test_a_superseded_hop_breaks_now_holds_before_and_names_where_the_news_is() 
     assert (now.broken_at, now.since) == (1, ["doc20"])
     assert now.reason == "X LOCATED_IN T does not hold now: superseded by X LOCATED_IN P from 2025"
     assert check_chain(graph, chain, "2024-06-30", no_citations).holds
+
+
+@pytest.mark.parametrize("bad", ["garbage", "2025-02-30", "0000-01-01"])
+def test_a_date_that_is_no_date_is_an_input_error_not_a_chain_that_holds(bad: str) -> None:
+    graph = graph_of(("X", "SUPPLIES", "Y", (10,), None, "2020"))  # ended: no date would make it hold
+    with pytest.raises(InputError, match=f"--as-of: '{bad}'"):
+        check_chain(graph, parse_chains("X -> Y")[0], bad, no_citations)
+
+
+def test_a_hop_that_ended_or_has_not_begun_says_which() -> None:
+    graph = graph_of(("X", "OWNS", "Y", (10,), "2009-01-01", "2024-07-01"), ("Y", "OWNS", "A", (20,), "2999", None))
+    ended = check_chain(graph, parse_chains("X -[OWNS]-> Y")[0], None, no_citations)  # today, by default
+    assert ended.reason == "X OWNS Y does not hold now (ended 2024-07-01)"
+    assert check_chain(graph, parse_chains("X -[OWNS]-> Y")[0], "2024-07-01", no_citations).holds
+    later = check_chain(graph, parse_chains("Y -[OWNS]-> A")[0], "2025", no_citations)
+    assert later.reason == "Y OWNS A does not hold on 2025 (from 2999)"

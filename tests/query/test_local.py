@@ -87,6 +87,17 @@ def test_max_nodes_stops_the_walk_entering_more_entities():
     assert "N1-M1" in kept and "M2-N2" not in kept
 
 
+def test_the_walk_takes_only_relations_that_hold_today_or_on_the_day_asked():
+    """S–N1 (the heaviest) ended in 2022 and S–N3 is superseded: today the walk neither keeps them
+    nor enters N1 through them, as `paths` would not; on a day in 2021 it takes S–N1 again."""
+    graph = star()
+    graph.relations[0].valid_until = "2022"
+    graph.relations[2].superseded_by, graph.relations[2].valid_until = 2, "2023"
+    kept, reached = bounded_bfs(graph, [1], LocalBudget())
+    assert [r.id for r in kept] == [2, 5] and set(reached) == {1, 3, 6}
+    assert [r.id for r in bounded_bfs(graph, [1], LocalBudget(), "2021-06-01")[0]] == [1, 3, 2, 4, 5]
+
+
 def test_a_seed_without_relations_reaches_only_itself():
     graph = star()
     graph.entities[9] = Entity(9, "Lonely", "ORG")

@@ -4,7 +4,8 @@ Three graphs, one per `--what`:
 - `links`: the name-link graph. A node per active chunk (its document's title and source, where it
   is cited, its text); an edge per link, source chunk → target chunk, with the name that made it.
 - `kg`: the knowledge graph. A node per entity (type, description, aliases, source chunks); an edge
-  per relation (type, description, source chunks, valid_from / valid_until, superseded_by).
+  per relation (type, description, source chunks, valid_from / valid_until, superseded_by, and whether
+  it holds on the day of the export: `current`).
 - `communities`: the knowledge graph again, each entity carrying its community at every level of the
   Leiden tree (`community_0` the coarsest … `community` the finest): what Gephi colours a partition by.
 
@@ -140,7 +141,7 @@ def kg_graph(kg: KnowledgeGraph, what: str = "kg") -> ExportGraph:
         "valid_from": [r.valid_from or "" for r in relations],
         "valid_until": [r.valid_until or "" for r in relations],
         "superseded_by": [NONE_ID if r.superseded_by is None else r.superseded_by for r in relations],
-        "current": [r.superseded_by is None for r in relations],
+        "current": [r.holds_on() for r in relations],  # today: not superseded, not ended, begun
     }
     return graph
 

@@ -9,6 +9,7 @@ not read yet, committed in batches, so an interrupted run resumes.
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -26,6 +27,7 @@ from hopgraph.kg.graph import assemble
 from hopgraph.kg.resolution import normalise, resolve
 from hopgraph.kg.supersession import functional_set, supersede
 from hopgraph.progress import counter
+from hopgraph.records.dates import readable
 from hopgraph.records.documents import ChunkTable, Document, rows_by_document
 from hopgraph.records.knowledge import ChunkFacts, RawEntity
 from hopgraph.records.names import GazetteerEntry
@@ -33,6 +35,7 @@ from hopgraph.store.base import DocumentStore, KnowledgeStore, Store
 from hopgraph.text.embed import Embedder
 
 BATCH = 256  # chunks per committed batch of a no-LLM extractor
+logger = logging.getLogger("hopgraph")
 
 
 @dataclass
@@ -73,7 +76,7 @@ def mentions_of(facts: Sequence[ChunkFacts]) -> list[tuple[str, str, str]]:
 
 def build_graph(store: Store, embedder: Embedder | None, settings: Settings) -> GraphReport:
     """Resolve every stored fact into a knowledge graph and replace the stored one."""
-    facts = stated_types(store.load_facts())
+    facts = stated_types(undated_when_unreadable(store.load_facts()))
     # A concept graph alone resolves all its names; beside stated facts, its names are guesses that
     # only join theirs (resolution.py).
     concepts = [f for f in facts if f.extractor == CONCEPTS]
@@ -87,6 +90,24 @@ def build_graph(store: Store, embedder: Embedder | None, settings: Settings) -> 
     store.replace_knowledge_graph(graph, resolution.reviews)
     typed = sum(r.relation != CO_OCCURS for r in graph.relations)
     return GraphReport(len(graph.entities), len(graph.relations), len(resolution.reviews), len(facts), typed)
+
+
+def undated_when_unreadable(facts: Sequence[ChunkFacts]) -> list[ChunkFacts]:
+    """The facts with every date no calendar holds dropped, and a warning naming one. Triples and
+    `--as-of` are checked where they enter, but an extractor may have stored anything ("2024-13-45",
+    year 0 from an LLM); undated, such a fact still counts, and no rebuild trips over its date."""
+    unreadable: list[tuple[int, str]] = []
+    kept = []
+    for item in facts:
+        bad = [(item.chunk_id, d) for r in item.relations for d in (r.date, r.until) if d and not readable(d)]
+        unreadable += bad
+        kept.append(replace(item, relations=[replace(r, date=readable(r.date), until=readable(r.until))
+                                             for r in item.relations]) if bad else item)
+    if unreadable:
+        chunk, text = unreadable[0]
+        logger.warning("hopgraph: %d stated date(s) are no calendar date and were read as undated (first: %r in "
+                       "chunk %d)", len(unreadable), text, chunk)
+    return kept
 
 
 def stated_types(facts: Sequence[ChunkFacts]) -> list[ChunkFacts]:
@@ -112,7 +133,7 @@ def stated_types(facts: Sequence[ChunkFacts]) -> list[ChunkFacts]:
 def import_triples(store: Store, embedder: Embedder, path: Path, settings: Settings,
                    quiet: bool = True) -> ImportReport:
     """Attach each triple to the chunk of its source document that states it (or a new document)."""
-    parsed = read_triples(path)
+    parsed = read_triples(path, Vocabulary.parse(settings.entity_types, settings.relation_types))
     generated_source = f"triples:{path.name}"
     doc_of = _documents_by_name(store.chunk_table(), skip_source=generated_source)
     texts = source_texts(parsed.triples)

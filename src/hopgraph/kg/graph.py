@@ -11,16 +11,18 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from hopgraph.kg.resolution import Resolution
+from hopgraph.records.dates import span
 from hopgraph.records.knowledge import ChunkFacts, Entity, KnowledgeGraph, Relation, Source
 
 
 def _widen(relation: Relation) -> None:
-    """valid_from / valid_until summarise the statements: the earliest start (None if any is open),
-    the latest end (None if any statement is still open-ended)."""
-    starts = [s.date for s in relation.sources]
-    ends = [s.until for s in relation.sources]
-    relation.valid_from = None if None in starts else min(starts)  # type: ignore[type-var]
-    relation.valid_until = None if None in ends else max(ends)  # type: ignore[type-var]
+    """valid_from / valid_until summarise the dated statements as `Relation.holds_on` reads them
+    (an undated statement tells no time): the earliest start (None if one is open), the latest end
+    (None if one is still open), compared as spans ("until 2024" ends after "until 2024-06")."""
+    dated = [s for s in relation.sources if s.date or s.until]
+    starts, ends = [s.date for s in dated], [s.until for s in dated]
+    relation.valid_from = min(starts, key=lambda d: span(d)[0]) if dated and None not in starts else None  # type: ignore[arg-type]
+    relation.valid_until = max(ends, key=lambda d: span(d)[1]) if dated and None not in ends else None  # type: ignore[arg-type]
 
 
 def _add_source(relation: Relation, source: Source) -> None:

@@ -11,7 +11,8 @@ The rule, as one pure function (`supersede`), whose cases tests/kg/test_superses
 - the later date wins, whatever order the documents arrived in (an old report indexed late loses);
 - an undated fact is older than every dated one (it is what was known before any dated news);
 - two facts of the same date, or both undated, cannot be ordered: both stand;
-- a fact restated with the same object is one relation already (kg/graph.py merges them).
+- a fact restated with the same object is one relation already (kg/graph.py merges them); and
+  where two equal facts meet as two relations, the later one never ends the earlier.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ def functional_set(setting: str) -> frozenset[str]:
 
 def stated_on(relation: Relation) -> str | None:
     """The latest date from which a statement of the relation says it holds, or None."""
-    dated = [d for d in (*(s.date for s in relation.sources), relation.valid_from) if d and span(d)]
-    return max(dated, key=lambda d: span(d)[0]) if dated else None  # type: ignore[index]
+    dated = [d for d in (*(s.date for s in relation.sources), relation.valid_from) if d]
+    return max(dated, key=lambda d: span(d)[0]) if dated else None
 
 
 def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[Relation]:
@@ -50,7 +51,9 @@ def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[
         starts = {r.id: _start(stated_on(r)) for r in group}
         ordered = sorted(group, key=lambda r: (starts[r.id], r.id))
         for position, older in enumerate(ordered):
-            newer = next((r for r in ordered[position + 1:] if starts[r.id] > starts[older.id]), None)
+            # A restatement of the same object is no news about it: only another object ends a fact.
+            newer = next((r for r in ordered[position + 1:]
+                          if starts[r.id] > starts[older.id] and r.target != older.target), None)
             if newer is not None:
                 changed[older.id] = replace(older, superseded_by=newer.id,
                                             valid_until=_earlier(older.valid_until, stated_on(newer)))
@@ -59,10 +62,10 @@ def supersede(relations: Sequence[Relation], functional: Iterable[str]) -> list[
 
 def _start(day: str | None) -> date:
     """The first day a date names; an undated fact sorts before every dated one."""
-    return span(day)[0] if day else date.min  # type: ignore[index]
+    return span(day)[0] if day else date.min
 
 
 def _earlier(until: str | None, other: str | None) -> str | None:
     if until is None or other is None:
         return other or until
-    return until if span(until)[1] <= span(other)[1] else other  # type: ignore[index]
+    return until if span(until)[1] <= span(other)[1] else other

@@ -7,8 +7,8 @@ A chains file has one chain per line (`#` starts a comment):
 
 `->` accepts any relation, either way, between consecutive names; `-[REL]->` wants `left REL right`
 and `-[REL:reverse]->` wants `right REL left`. A hop holds when such a relation holds on the date
-asked (today's facts by default: a superseded one does not). A broken hop says why: the relation it
-had was superseded (by which fact, stated where) or ended, or there never was one.
+asked (today by default: a superseded fact or one that ended does not). A broken hop says why: the
+relation it had was superseded (by which fact, stated where), ended, starts later, or never was.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hopgraph.errors import InputError
-from hopgraph.query.paths import find_entity
+from hopgraph.query.paths import check_as_of, find_entity
+from hopgraph.records.dates import today, within
 from hopgraph.records.knowledge import KnowledgeGraph, Relation
 
 _ARROW = re.compile(r"\s*-(?:\[\s*([A-Za-z_]\w*)\s*(?::\s*(forward|reverse)\s*)?\]-)?>\s*")
@@ -78,15 +79,16 @@ def parse_chains(text: str, where: str = "chains file") -> list[Chain]:
 def check_chain(graph: KnowledgeGraph, chain: Chain, as_of: str | None,
                 cite: Callable[[list[int]], dict[int, str]]) -> ChainCheck:
     """The first hop that does not hold, and why; `cite` names where chunks are (store.chunk_citations)."""
+    day = check_as_of(as_of) or today()
     for number, hop in enumerate(chain.hops, start=1):
         try:
             left, right = find_entity(graph, hop.left).id, find_entity(graph, hop.right).id
         except InputError as err:
             return ChainCheck(chain, number, str(err))
         candidates = _between(graph, hop, left, right)
-        if any(r.holds_on(as_of) for r in candidates):
+        if any(r.holds_on(day) for r in candidates):
             continue
-        return _broken(graph, chain, number, hop, candidates, as_of, cite)
+        return _broken(graph, chain, number, hop, candidates, as_of, day, cite)
     return ChainCheck(chain)
 
 
@@ -104,7 +106,7 @@ def _between(graph: KnowledgeGraph, hop: Hop, left: int, right: int) -> list[Rel
 
 
 def _broken(graph: KnowledgeGraph, chain: Chain, number: int, hop: Hop, candidates: list[Relation],
-            as_of: str | None, cite: Callable[[list[int]], dict[int, str]]) -> ChainCheck:
+            as_of: str | None, day: str, cite: Callable[[list[int]], dict[int, str]]) -> ChainCheck:
     when = f"on {as_of}" if as_of else "now"
     if not candidates:
         return ChainCheck(chain, number, f"no relation {hop} in the knowledge graph")
@@ -116,8 +118,14 @@ def _broken(graph: KnowledgeGraph, chain: Chain, number: int, hop: Hop, candidat
         return ChainCheck(chain, number, f"{stated} does not hold {when}: superseded by {_edge(graph, newer)}"
                                          f"{f' from {latest.valid_until}' if latest.valid_until else ''}",
                           sorted(set(cite(chunks).values())))
-    ended = f" (ended {latest.valid_until})" if latest.valid_until else ""
-    return ChainCheck(chain, number, f"{stated} does not hold {when}{ended}")
+    return ChainCheck(chain, number, f"{stated} does not hold {when}{_bounds(latest, day)}")
+
+
+def _bounds(relation: Relation, day: str) -> str:
+    """Why a relation that is not superseded does not hold on `day`: it ended, or starts later."""
+    if relation.valid_until and not within(day, None, relation.valid_until):
+        return f" (ended {relation.valid_until})"
+    return f" (from {relation.valid_from})" if relation.valid_from else ""
 
 
 def _edge(graph: KnowledgeGraph, relation: Relation) -> str:

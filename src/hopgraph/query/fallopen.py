@@ -19,7 +19,7 @@ MAX_RELATIONS = 30  # as many as a local walk keeps (query/local.py, LocalBudget
 
 
 def facts_of_hits(graph: KnowledgeGraph, hits: Sequence[Hit], limit: int = MAX_RELATIONS) -> list[Relation]:
-    """The relations stated by the hits' chunks that hold now (not superseded) and state a fact (not
+    """The relations stated by the hits' chunks that hold today (not superseded, not ended) and state a fact (not
     co-occurrence), those of the best-ranked hit first, then in graph order."""
     rank = _ranks(hits)
     stated = []

@@ -4,7 +4,7 @@ chunks its relations come from.
 1. Seeds: entities whose name or alias the question mentions (Aho-Corasick, case-folded); if none,
    the entities closest to the question by embedding of their names (small graphs), else the
    entities of the best hybrid-search chunks.
-2. Bounded BFS over relations in both directions: at most `max_hops` hops and `max_nodes` entities,
+2. Bounded BFS over the relations that hold today, in both directions: at most `max_hops` hops and `max_nodes` entities,
    `fan_out` edges per entity (heaviest first), `max_relations` relations kept for the context.
 3. Chunks the kept relations come from, ranked by reciprocal rank fusion of two rankings: how many
    kept relations each chunk sources, and the question's hybrid search rank — graph evidence that is
@@ -33,6 +33,7 @@ from hopgraph.query.answer import (
     llm_answer,
     relation_hops,
 )
+from hopgraph.records.dates import today
 from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation
 from hopgraph.records.retrieval import Budget, Hit, Retrieval, TraceStep, Via
 from hopgraph.retrieval.index import SearchIndex
@@ -88,9 +89,12 @@ def nearest_entities(view: GraphView, index: SearchIndex, question: str, k: int 
     return [view.vector_ids[i] for i in best if scores[i] >= floor]
 
 
-def bounded_bfs(graph: KnowledgeGraph, seeds: list[int], budget: LocalBudget) -> tuple[list[Relation], dict[int, int]]:
+def bounded_bfs(graph: KnowledgeGraph, seeds: list[int], budget: LocalBudget,
+                day: str | None = None) -> tuple[list[Relation], dict[int, int]]:
     """Relations reached from the seeds within the budget, nearest and heaviest first, and the hop
-    distance of every entity reached."""
+    distance of every entity reached; only relations that hold on `day` (today by default), as
+    `paths` walks them: an ended or superseded fact is no evidence of what is."""
+    day = day or today()
     kept: list[Relation] = []
     seen_relations: set[int] = set()
     visited = dict.fromkeys(seeds, 0)
@@ -98,8 +102,8 @@ def bounded_bfs(graph: KnowledgeGraph, seeds: list[int], budget: LocalBudget) ->
     for hop in range(1, budget.max_hops + 1):
         next_frontier = []
         for node in frontier:
-            edges = heapq.nlargest(budget.fan_out, graph.out_edges[node] + graph.in_edges[node],
-                                   key=lambda p: graph.relations[p].weight)
+            holding = [p for p in graph.out_edges[node] + graph.in_edges[node] if graph.relations[p].holds_on(day)]
+            edges = heapq.nlargest(budget.fan_out, holding, key=lambda p: graph.relations[p].weight)
             for position in edges:
                 relation = graph.relations[position]
                 if position not in seen_relations and len(kept) < budget.max_relations:

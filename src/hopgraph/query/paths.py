@@ -14,7 +14,7 @@ from hopgraph.kg.resolution import normalise
 from hopgraph.llm import LLMClient
 from hopgraph.query.answer import AnswerText, ChunkTexts, chain_text, extractive_from_paths, llm_answer
 from hopgraph.query.local import GraphView, question_entities
-from hopgraph.records.dates import check_date
+from hopgraph.records.dates import check_date, today
 from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
 from hopgraph.store.base import RouteStore
 
@@ -105,6 +105,16 @@ def _steps(graph: KnowledgeGraph, node: int, direction: str, follow: dict[str, s
     return sorted(steps, key=lambda step: -graph.relations[step[0]].weight)
 
 
+def check_as_of(as_of: str | None) -> str | None:
+    """The date a query asks about, checked (None: today's facts); InputError naming --as-of."""
+    if as_of is None:
+        return None
+    try:
+        return check_date(as_of)
+    except ValueError as err:
+        raise InputError(f"--as-of: {err}") from None
+
+
 def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: int = 2, max_paths: int = 200,
                end_type: str | None = None, follow: Follow = None, as_of: str | None = None,
                walker: RouteStore | None = None) -> list[Path]:
@@ -113,24 +123,21 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
     Each path is listed from its far end to `to` ("in") or from `to` outwards ("out"), every hop as
     the stored edge (source, relation, target) with the chunk that states it. `follow` chooses the
     relations walked and their sense (default "depends-on": see `resolve_follow`); `as_of` keeps only
-    relations that hold on that date. With `end_type`, only paths whose far end has that type are
-    reported; shorter paths are still walked through. `walker`: a store that walks the routes
-    itself (PostgreSQL's `WITH RECURSIVE`), under the same rules.
+    relations that hold on that date, by default today (an ended or superseded fact is no route).
+    With `end_type`, only paths whose far end has that type are reported; shorter paths are still
+    walked through. `walker`: a store that walks the routes itself (PostgreSQL's `WITH RECURSIVE`),
+    under the same rules.
     """
     if direction not in ("in", "out"):
         raise InputError(f"direction must be 'in' or 'out', not {direction!r}")
     if max_hops < 1 or max_paths < 1:
         raise InputError("max hops and max paths must be at least 1")
-    if as_of is not None:
-        try:
-            check_date(as_of)
-        except ValueError as err:
-            raise InputError(f"--as-of: {err}") from None
+    day = check_as_of(as_of) or today()  # one day for the whole walk, even across midnight
     start = find_entity(graph, to)
     senses = resolve_follow(graph, follow)
     wanted = end_type.upper() if end_type else None
     if walker is not None:
-        return _walked_in_store(graph, walker, start.id, senses, direction, max_hops, max_paths, wanted, as_of)
+        return _walked_in_store(graph, walker, start.id, senses, direction, max_hops, max_paths, wanted, day)
     found: list[Path] = []
     queue: deque[tuple[int, tuple[int, ...], frozenset[int]]] = deque([(start.id, (), frozenset({start.id}))])
     while queue and len(found) < max_paths:
@@ -138,7 +145,7 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
         if len(edges) >= max_hops:
             continue
         for position, far in _steps(graph, node, direction, senses):
-            if far in on_path or not graph.relations[position].holds_on(as_of):
+            if far in on_path or not graph.relations[position].holds_on(day):
                 continue
             route = (*edges, position)
             if wanted is None or graph.entities[far].type == wanted:
@@ -151,10 +158,11 @@ def find_paths(graph: KnowledgeGraph, to: str, direction: str = "in", max_hops: 
 
 def _walked_in_store(graph: KnowledgeGraph, walker: RouteStore, start: int, senses: dict[str, str],
                      direction: str, max_hops: int, max_paths: int, wanted: str | None,
-                     as_of: str | None) -> list[Path]:
+                     day: str) -> list[Path]:
     """The routes the store walked, as paths; within one length, the heavier edges first, as the
-    breadth-first walk orders them."""
-    holding = [r.id for r in graph.relations if r.holds_on(as_of)]
+    breadth-first walk orders them. Which relations hold on `day` is decided here, by the same
+    `holds_on` as the Python walk, so the SQL walk can never disagree about dates."""
+    holding = [r.id for r in graph.relations if r.holds_on(day)]
     allowed = None if len(holding) == len(graph.relations) else holding
     position = {relation.id: i for i, relation in enumerate(graph.relations)}
     routes = [tuple(position[r] for r in route) for route in

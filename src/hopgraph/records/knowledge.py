@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
+from hopgraph.records import dates
 from hopgraph.records.dates import within
 
 
@@ -77,15 +78,17 @@ class Relation:
     valid_until: str | None = None
     superseded_by: int | None = None  # the relation that replaced it (kg/supersession.py), from valid_until
 
-    def holds_on(self, day: str | None) -> bool:
-        """Whether some statement of the relation says it held on that ISO date (None: now, where a
-        superseded relation no longer holds); a supply that ended in 2022 and was restated "since
-        2024" holds in 2025 but not in 2023."""
-        if self.superseded_by is not None and (day is None or not within(day, None, self.valid_until)):
+    def holds_on(self, day: str | None = None) -> bool:
+        """Whether the relation holds on that ISO date (None: today, as queries without a date ask).
+        A superseded relation holds up to its `valid_until`; otherwise some dated statement must say
+        it held that day (a supply that ended in 2022 and was restated "since 2024" holds in 2025,
+        not in 2023). An undated statement tells no time: with none dated, the relation's own bounds
+        decide (open ends unbounded), so a fact that ended is not current and one whose end is still
+        to come is."""
+        day = day or dates.today()
+        if self.superseded_by is not None and not within(day, None, self.valid_until):
             return False
-        if day is None:
-            return True
-        dated = [s for s in self.sources if s.date or s.until]  # an undated statement tells no time
+        dated = [s for s in self.sources if s.date or s.until]
         if not dated:
             return within(day, self.valid_from, self.valid_until)
         return any(source.holds_on(day) for source in dated)

@@ -11,6 +11,7 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.kg.extractors.triples import Triple, normalise_relation, read_triples, source_texts, triple_facts
+from hopgraph.kg.facts import Vocabulary
 from hopgraph.records.knowledge import RawEntity, RawRelation
 
 HEADER = "subject,relation,object,source,date,subject_type,object_type\n"
@@ -84,7 +85,8 @@ def test_dates_parse_as_a_start_or_an_interval(tmp_path, date, since, until):
 
 
 @pytest.mark.parametrize("bad", ["March 2020", "2020-3", "20", "2020-03-01/soon", "2020--01", "2025-13-45",
-                                 "2025-02-30", "2025-06-30/2024-01-01", "2020/2021/2022"])
+                                 "2025-02-30", "2025-06-30/2024-01-01", "2020/2021/2022", "0000-01-01",
+                                 "0000/2020"])
 def test_a_bad_date_is_a_counted_skip_not_an_error(tmp_path, bad):
     parsed = read_triples(write(tmp_path, HEADER + "A,SUPPLIES,B,doc,,,\n" + f"C,SUPPLIES,D,doc,{bad},,\n"))
     assert len(parsed.triples) == 1
@@ -96,6 +98,24 @@ def test_a_relation_with_no_letter_is_a_counted_skip_not_the_empty_relation(tmp_
     parsed = read_triples(write(tmp_path, HEADER + "A,SUPPLIES,B,doc,,,\n" + "C,!!!,D,doc,,,\n"))
     assert [t.relation for t in parsed.triples] == ["SUPPLIES"]
     assert parsed.skipped == ["line 3: relation '!!!' has no letter or digit"]
+
+
+def test_an_entity_type_outside_the_vocabulary_is_a_counted_skip_naming_the_types(tmp_path):
+    rows = ("A,SUPPLIES,B,doc,,org,\n"  # case does not matter, and an empty type is unknown, not wrong
+            "Kallur,LOCATED_IN,Hosur,doc,,ORG,CITY\n"
+            "Kallur,SUPPLIES,Hosur,doc,,plant,town\n")
+    parsed = read_triples(write(tmp_path, HEADER + rows))
+    assert [(t.subject_type, t.object_type) for t in parsed.triples] == [("ORG", "")]
+    types = "PERSON, ORG, PRODUCT, LOCATION, COMPONENT, EVENT, CONCEPT; the setting entity_types adds more"
+    assert parsed.skipped == [f"line 3: object_type 'CITY' is not an entity type ({types})",
+                              f"line 4: subject_type 'PLANT', object_type 'TOWN' are not entity types ({types})"]
+    custom = read_triples(write(tmp_path, HEADER + rows), Vocabulary.parse("ORG,CITY", "SUPPLIES"))
+    assert [t.object_type for t in custom.triples] == ["", "CITY"]
+
+
+def test_a_relation_type_outside_the_vocabulary_is_the_file_s_own_and_kept(tmp_path):
+    parsed = read_triples(write(tmp_path, HEADER + "Kallur,weird type,Hosur,doc,,ORG,LOCATION\n"))
+    assert [t.relation for t in parsed.triples] == ["WEIRD_TYPE"] and parsed.skipped == []
 
 
 def test_the_line_number_of_a_skipped_row_is_its_line_in_the_file(tmp_path):
@@ -239,3 +259,20 @@ def test_an_import_with_no_usable_rows_leaves_the_store_unchanged(hg, tmp_path):
     with pytest.raises(InputError):
         hg.import_triples(good)
     assert [r for _, r, _, _ in relations_of(hg)] == ["LOCATED_IN"]
+
+
+def test_an_unknown_type_never_splits_an_entity_so_equal_places_still_meet_for_supersession(hg, tmp_path):
+    """Hosur typed CITY used to become a second Hosur beside the LOCATION one, and the 2025 move
+    then ended only the LOCATED_IN of the wrong one. The unknown relation type is kept."""
+    rows = ("Anvaya Foundry,LOCATED_IN,Hosur,01_anvaya_profile.md,2019,ORG,LOCATION\n"
+            "Kallur,WEIRDTYPE,Hosur,01_anvaya_profile.md,,ORG,\n"
+            "Kallur,WEIRDTYPE,Hosur,01_anvaya_profile.md,,ORG,CITY\n"
+            "Anvaya Foundry,LOCATED_IN,Hosur,01_anvaya_profile.md,2020,ORG,CITY\n"
+            "Anvaya Foundry,LOCATED_IN,Ranipet,01_anvaya_profile.md,2025,ORG,LOCATION\n")
+    report = hg.import_triples(write(tmp_path, HEADER + rows))
+    assert [line.split(":")[0] for line in report.skipped] == ["line 4", "line 5"]
+    graph = hg.knowledge_graph
+    assert [e.type for e in graph.entities.values() if e.name == "Hosur"] == ["LOCATION"]
+    hosur = next(r for r in graph.relations if r.relation == "LOCATED_IN" and graph.entities[r.target].name == "Hosur")
+    assert (hosur.superseded_by is not None, hosur.valid_until) == (True, "2025")
+    assert "WEIRDTYPE" in {r.relation for r in graph.relations}

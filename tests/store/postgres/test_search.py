@@ -33,6 +33,9 @@ CASES = [
     (graph_of(("X", "SUPPLIES", "T", (10,), "2016-01-01", "2022-12-31"), ("Y", "SUPPLIES", "T", (20,), "2025", None),
               ("A", "SUPPLIES", "X", (30,), None, "2020-12-31")), "T",
      {"as_of": "2019-06-30", "max_hops": 2, "follow": "all"}),
+    (graph_of(("X", "SUPPLIES", "T", (10,), "2016-01-01", "2022-12-31"), ("Y", "SUPPLIES", "T", (20,), "2025", "9999"),
+              ("A", "SUPPLIES", "X", (30,)), ("A", "SUPPLIES", "Y", (40,))), "T",
+     {"max_hops": 2, "follow": "all"}),  # no date: today, where X's supply has ended and Y's has not
 ]
 
 

@@ -17,7 +17,7 @@ from hopgraph.errors import HopgraphError
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.records.documents import RunRecord
 from hopgraph.store import open_store
-from hopgraph.store.postgres.connection import SCHEMA_VERSION
+from hopgraph.store.postgres.connection import SCHEMA_VERSION, shown
 
 from ..sql.test_documents import AUTHOR, FILM, MODEL, apply
 from ..sql.test_documents import DocumentChange as Change
@@ -37,6 +37,26 @@ def test_an_unreachable_server_fails_within_seconds_naming_the_url_not_the_passw
     assert time.monotonic() - started < 6
     assert f"127.0.0.1:{urlsplit(url).port}" in str(caught.value)
     assert "s3cret" not in str(caught.value)
+
+
+@pytest.mark.parametrize("secrets", ["?password=topsecret", "?sslmode=disable&password=topsecret&sslpassword=keypass",
+                                     "?PassWord=topsecret&application_name=x"])
+def test_a_password_in_the_url_query_is_not_printed_either(secrets: str) -> None:
+    url = f"postgresql://me@127.0.0.1:{free_port()}/db{secrets}"
+    with pytest.raises(HopgraphError, match="cannot reach PostgreSQL") as caught:
+        open_store(url)
+    assert "topsecret" not in str(caught.value) and "keypass" not in str(caught.value)
+    assert "=***" in str(caught.value) and "127.0.0.1" in str(caught.value)
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("postgresql://u:p%40ss:w@h1:5432,h2/db?password=x&sslpassword=y&options=-csearch_path%3Ds",
+     "postgresql://u:***@h1:5432,h2/db?password=***&sslpassword=***&options=-csearch_path%3Ds"),
+    ("postgresql://u:@/db?host=%2Ftmp&password=", "postgresql://u:@/db?host=%2Ftmp&password="),  # none given
+    ("postgresql:///db?host=/tmp", "postgresql:///db?host=/tmp"),  # nothing secret: unchanged
+])
+def test_shown_hides_every_password_and_keeps_the_rest_of_the_url(url: str, expected: str) -> None:
+    assert shown(url) == expected
 
 
 def as_role(url: str, role: str, database: str) -> str:

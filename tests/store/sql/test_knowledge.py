@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from testkit import BagOfWordsEmbedder
@@ -147,6 +148,20 @@ def test_the_stored_knowledge_graph_loads_back_equal(hg):
     assert [loaded.relations[p].relation for p in loaded.in_edges[corvane]] == ["SUPPLIES"]  # indexed on load
     dated = next(r for r in loaded.relations if r.valid_from)
     assert (dated.valid_from, dated.valid_until, dated.sources[0].date) == ("2022", "2024-06", "2022")
+
+
+def test_a_graph_stored_with_a_date_no_calendar_holds_loads_it_as_undated(hg):
+    """A graph built before dates were checked (an LLM's "2024-13-45" kept as it was) still answers:
+    the date reads as none, never as an error in the middle of a query."""
+    hg.store.save_facts(supply_facts(hg.store))
+    graph = graph_of(hg.store)
+    relation = graph.relations[0]
+    relation.valid_from, relation.valid_until = "2024-13-45", "0000-01-01"
+    relation.sources[0] = replace(relation.sources[0], date="2024-13-45", until="0000-01-01")
+    hg.store.replace_knowledge_graph(graph, [])
+    loaded = hg.store.knowledge_graph().relations[0]
+    assert (loaded.valid_from, loaded.valid_until, loaded.sources[0].date, loaded.sources[0].until) == (None,) * 4
+    assert loaded.holds_on("2024-06-01")
 
 
 def test_replacing_the_graph_drops_the_previous_one(hg):

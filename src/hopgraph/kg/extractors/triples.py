@@ -4,6 +4,11 @@ Header `subject,relation,object,source` plus optional `date`, `subject_type`, `o
 `source` names the document that states the fact (its title, file name, path or id); a source that
 is not an indexed document becomes one, whose text is its triples written as sentences, so every edge still
 points at a chunk. Rows with an empty field are skipped and counted, never half-imported.
+
+Relation types are the file's own (a database export names its relations; `paths` walks any typed
+relation), but an entity type must be one of the vocabulary's or empty: resolution keeps names of two
+types apart, so "Hosur" typed CITY beside "Hosur" typed LOCATION would be two places, and two equal
+LOCATED_IN facts would never meet for supersession. Such a row is a counted skip naming the types.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hopgraph.errors import InputError
+from hopgraph.kg.facts import Vocabulary
 from hopgraph.records.dates import check_interval
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
 
@@ -46,7 +52,9 @@ class TripleFile:
     skipped: list[str] = field(default_factory=list)  # "line 7: empty object"
 
 
-def read_triples(path: Path) -> TripleFile:
+def read_triples(path: Path, vocabulary: Vocabulary | None = None) -> TripleFile:
+    """The file's usable triples, and why each other row was skipped (`vocabulary`: the default's)."""
+    entity_types = (vocabulary or Vocabulary()).entity_types
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle)
@@ -61,25 +69,35 @@ def read_triples(path: Path) -> TripleFile:
     result = TripleFile()
     for line, row in rows:
         values = {k.strip(): (v or "").strip() for k, v in row.items() if k}
-        empty = [column for column in REQUIRED if not values.get(column)]
-        if empty:
-            result.skipped.append(f"line {line}: empty {', '.join(empty)}")
-            continue
-        try:
-            start, until = _interval(values.get("date", ""))
-        except ValueError as err:
-            result.skipped.append(f"line {line}: date {err}")
-            continue
-        relation = normalise_relation(values["relation"])
-        if not relation:
-            result.skipped.append(f"line {line}: relation {values['relation']!r} has no letter or digit")
-            continue
-        result.triples.append(Triple(values["subject"], relation, values["object"], values["source"], start,
-                                     values.get("subject_type", "").upper(), values.get("object_type", "").upper(),
-                                     until))
+        triple = _triple(values, entity_types)
+        if isinstance(triple, str):
+            result.skipped.append(f"line {line}: {triple}")
+        else:
+            result.triples.append(triple)
     if not result.triples:
         raise InputError(f"{path}: no usable triples ({len(result.skipped)} row(s) skipped)")
     return result
+
+
+def _triple(values: dict[str, str], entity_types: tuple[str, ...]) -> Triple | str:
+    """The row's triple, or why it is skipped."""
+    empty = [column for column in REQUIRED if not values.get(column)]
+    if empty:
+        return f"empty {', '.join(empty)}"
+    try:
+        start, until = _interval(values.get("date", ""))
+    except ValueError as err:
+        return f"date {err}"
+    relation = normalise_relation(values["relation"])
+    if not relation:
+        return f"relation {values['relation']!r} has no letter or digit"
+    types = {column: values.get(column, "").upper() for column in ("subject_type", "object_type")}
+    unknown = [f"{column} {type_!r}" for column, type_ in types.items() if type_ and type_ not in entity_types]
+    if unknown:
+        verb = "is not an entity type" if len(unknown) == 1 else "are not entity types"
+        return f"{', '.join(unknown)} {verb} ({', '.join(entity_types)}; the setting entity_types adds more)"
+    return Triple(values["subject"], relation, values["object"], values["source"], start, types["subject_type"],
+                  types["object_type"], until)
 
 
 def _interval(text: str) -> tuple[str | None, str | None]:

@@ -1,6 +1,7 @@
 """Opening a PostgreSQL store safely, and the write transaction every change goes through.
 
-- An unreachable server fails within `CONNECT_TIMEOUT` seconds, naming the URL (password hidden).
+- An unreachable server fails within `CONNECT_TIMEOUT` seconds, naming the URL (passwords hidden:
+  the one before the host and any `?password=` / `?sslpassword=` parameter).
 - pgvector must be there: a database without the `vector` extension (and a role that cannot create
   it) gets a message naming it.
 - The tables live in the connection's current schema (`public`, or the first of `search_path`:
@@ -14,13 +15,14 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.extras import MissingExtra
@@ -42,13 +44,29 @@ def require_driver() -> None:
         raise MissingExtra("postgres", "a postgresql:// store")
 
 
+# libpq reads a password from `user:password@` and from query parameters (`?password=`,
+# `?sslpassword=` for the client key): any parameter whose name says password is hidden.
+_SECRET_PARAMETER = re.compile(r"(?i)(^|&)([^&=]*password[^&=]*)=([^&]+)")
+
+
 def shown(url: str) -> str:
-    """The URL with its password replaced, for messages."""
+    """The URL with every password replaced by ***, for messages; the rest exactly as given."""
+    userinfo = urlsplit(url).netloc.rpartition("@")[0]
+    user, _, password = userinfo.partition(":")
+    if password:
+        url = url.replace(f"//{userinfo}@", f"//{user}:***@", 1)
+    head, question, query = url.partition("?")
+    return head + question + _SECRET_PARAMETER.sub(r"\1\2=***", query)
+
+
+def _without_secrets(text: str, url: str) -> str:
+    """A driver's message with the URL's passwords taken out, should it ever quote one."""
     parts = urlsplit(url)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
+    secrets = [parts.netloc.rpartition("@")[0].partition(":")[2]]
+    secrets += [match.group(3) for match in _SECRET_PARAMETER.finditer(parts.query)]
+    for secret in sorted(filter(None, secrets), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 class PgDatabase:
@@ -86,7 +104,7 @@ def open_connection(url: str) -> Any:
                                      application_name=_command())
     except psycopg.Error as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise HopgraphError(f"{shown(url)}: cannot reach PostgreSQL ({first})") from None
+        raise HopgraphError(f"{shown(url)}: cannot reach PostgreSQL ({_without_secrets(first, url)})") from None
     try:
         _ensure_vector_extension(connection, url)
         register_vector(connection)

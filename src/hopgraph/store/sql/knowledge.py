@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
+from hopgraph.records.dates import readable
 from hopgraph.records.documents import utc_now
 from hopgraph.records.knowledge import (
     ChunkFacts,
@@ -141,13 +142,16 @@ class KnowledgeTables(Tables):
                     for row in self._db.execute("SELECT id, name, type, description, aliases FROM entities")}
         for entity_id, chunk_id in self._db.execute("SELECT entity_id, chunk_id FROM entity_sources"):
             entities[entity_id].chunks.add(chunk_id)
-        relations = {row[0]: Relation(*row[:5], valid_from=row[5], valid_until=row[6], superseded_by=row[7])
+        # `readable`: a graph built before dates were checked may hold one no calendar has; the next
+        # rebuild undates it with a warning (kg/build.py), until then it reads as undated here too.
+        relations = {row[0]: Relation(*row[:5], valid_from=readable(row[5]), valid_until=readable(row[6]),
+                                      superseded_by=row[7])
                      for row in self._db.execute("SELECT id, source, relation, target, description, valid_from, "
                                                  "valid_until, superseded_by FROM relations ORDER BY id")}
         for relation_id, chunk_id, doc_id, date, until, extractor in self._db.execute(
                 "SELECT relation_id, chunk_id, doc_id, date, until, extractor FROM relation_sources "
                 "ORDER BY relation_id, chunk_id"):
-            relations[relation_id].sources.append(Source(chunk_id, doc_id, date, until, extractor))
+            relations[relation_id].sources.append(Source(chunk_id, doc_id, readable(date), readable(until), extractor))
         return KnowledgeGraph(entities, list(relations.values()))
 
     def merge_reviews(self, status: str | None = "pending") -> list[MergeReview]:
