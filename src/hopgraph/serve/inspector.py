@@ -28,8 +28,8 @@ from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
 
-router = APIRouter()  # the JSON the page asks for: behind the token, as the API is
-pages = APIRouter()  # the page and its static files: no store data, so a browser loads them without a token
+router = APIRouter()  # the JSON the page asks for
+pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
 MAX_TOP = 50
 MAX_CHUNK_LINKS = 20  # links listed under an opened chunk
 

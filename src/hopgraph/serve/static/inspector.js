@@ -5,13 +5,11 @@
 
 const state = { question: "", graphFor: null, treeLoaded: false, cy: null };
 
-// A token given once as ?token=… (a server bound beyond localhost) is sent on every API call.
-const token = new URLSearchParams(location.search).get("token") || sessionStorage.getItem("hopgraph-token");
-if (token) sessionStorage.setItem("hopgraph-token", token);
-
+// A server with a token (bound beyond localhost) is opened once at /?token=…: it sets an HttpOnly
+// session cookie, which the browser sends with every call below; this script never sees the token.
 async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  const response = await fetch(path, { ...options, headers });
+  const headers = { "Content-Type": "application/json" };
+  const response = await fetch(path, { ...options, headers, credentials: "same-origin" });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(errorText(body) || `${response.status} ${response.statusText}`);
   return body;
