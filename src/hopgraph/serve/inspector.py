@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
@@ -27,6 +27,7 @@ from hopgraph.retrieval import stages
 from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
+from hopgraph.serve.routes import require_json
 
 router = APIRouter()  # the JSON the page asks for
 pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
@@ -70,6 +71,8 @@ Graph = Annotated[HopGraph, Depends(hopgraph_of)]
 
 
 class AskBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # as POST /ask: wrong JSON types are 422
+
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     method: str = Field(AUTO, max_length=100)
     top: int | None = Field(None, ge=1, le=MAX_TOP)
@@ -88,7 +91,7 @@ def static_file(name: str) -> Response:
     return Response(STATIC[name], media_type=kind, headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/api/inspect/ask")
+@router.post("/api/inspect/ask", dependencies=[Depends(require_json)])
 def inspect_ask(body: AskBody, hg: Graph) -> dict[str, Any]:
     """The answer (as `ask --json` prints it) and every retrieval stage behind it."""
     try:

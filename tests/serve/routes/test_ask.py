@@ -50,6 +50,11 @@ def test_no_answer_gives_the_ranked_chunks_only(server):
     ({"question": ""}, "question"),
     ({"question": QUESTION, "top": "five"}, "top"),
     ({"question": QUESTION, "top": 0}, "top"),
+    ({"question": QUESTION, "top": "3"}, "top"),  # strict: a string is not a number
+    ({"question": QUESTION, "top": 3.0}, "top"),
+    ({"question": QUESTION, "answer": "yes"}, "answer"),  # nor a boolean
+    ({"question": QUESTION, "answer": 1}, "answer"),
+    ({"question": 42}, "question"),
     ({"question": QUESTION, "mode": "telepathy"}, "mode"),
     ({"question": QUESTION, "shout": True}, "shout"),
     ({"question": "why? " * 1000}, "question"),
@@ -58,6 +63,21 @@ def test_a_body_of_the_wrong_shape_is_422_naming_the_field(server, body, named):
     refused = ask(server, **body)
     assert refused.status_code == 422
     assert named in refused.json()["error"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_that_is_not_sent_as_json_is_415(server, content_type):
+    headers = {"content-type": content_type} if content_type else {}
+    refused = httpx.post(f"{server}/ask", content=b'{"question": "Where is Burbank?"}', headers=headers)
+    assert refused.status_code == 415
+    assert refused.json() == {"error": "send the body as JSON, with `Content-Type: application/json`"}
+
+
+def test_json_with_a_charset_or_a_json_suffix_is_json(server):
+    for content_type in ("application/json; charset=utf-8", "application/vnd.api+json"):
+        answered = httpx.post(f"{server}/ask", content=b'{"question": "Where is Burbank?", "mode": "search"}',
+                              headers={"content-type": content_type}, timeout=120)
+        assert answered.status_code == 200, (content_type, answered.text)
 
 
 def test_malformed_json_is_400(server):

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.query.ask import CORPUS_MODES, MODES
 from hopgraph.serve.limits import QUESTION_CHARS
-from hopgraph.serve.routes import JsonResult
+from hopgraph.serve.routes import JsonResult, require_json
 from hopgraph.serve.shared_graph import Graph, SharedGraph
 
 router = APIRouter(tags=["questions"])
@@ -21,7 +21,9 @@ router = APIRouter(tags=["questions"])
 class AskRequest(BaseModel):
     """What `hopgraph ask` takes: the question, its mode, a retrieval method, the places in the answer."""
 
-    model_config = ConfigDict(extra="forbid")
+    # strict: a JSON value of the wrong type ("3" for a number, "yes" for a boolean) is a 422
+    # naming the field, never coerced into something the client did not send.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: str = Field(min_length=1, max_length=QUESTION_CHARS)
     mode: Literal[*MODES] = "auto"  # type: ignore[valid-type]
@@ -31,7 +33,7 @@ class AskRequest(BaseModel):
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
 
 
-@router.post("/ask", response_class=JsonResult)
+@router.post("/ask", response_class=JsonResult, dependencies=[Depends(require_json)])
 def ask(request: AskRequest, graph: Graph) -> JsonResult:
     def run(hg: HopGraph) -> dict:
         return hg.ask(request.question, request.mode, request.method, request.top, request.answer).to_json()
