@@ -17,6 +17,7 @@ modes it may run as callables rather than the facade itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from hopgraph.errors import HopgraphError, InputError
@@ -39,6 +40,27 @@ class CorpusResult(Protocol):
     used: dict[str, Any]
     errors: list[str]
     retrieval: Retrieval | None
+
+
+@dataclass(frozen=True)
+class AskLimits:
+    """Limits of one question over the settings' defaults (None: the setting, or the mode's own
+    default). Each names the modes that honour it; the others ignore it."""
+
+    seeds: int | None = None  # search (and auto's search): the top hits links and the PPR walk start from (0: none)
+    max_hops: int | None = None  # local: hops of the walk from the question's entities
+    max_nodes: int | None = None  # local: entities the walk visits at most
+    steps: int | None = None  # iterative: retrievals at most (`iterative_steps`)
+    answer_tokens: int | None = None  # with an LLM, search and iterative: hit text the model reads
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value, least = getattr(self, field.name), 0 if field.name == "seeds" else 1
+            if value is not None and value < least:
+                raise InputError(f"limit {field.name} must be at least {least}, got {value}")
+
+
+NO_LIMITS = AskLimits()
 
 
 def check_mode(mode: str) -> str:

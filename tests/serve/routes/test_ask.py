@@ -40,6 +40,21 @@ def test_each_mode_answers_with_the_same_schema(server, body, mode):
         assert got["paths"] and all(hop["chunk_id"] for path in got["paths"] for hop in path)
 
 
+def test_limits_bound_this_question_only(server):
+    def trace(body: dict, stage: str) -> str:
+        answered = ask(server, question=QUESTION, answer=False, **body)
+        assert answered.status_code == 200, answered.text
+        return next(step["detail"] for step in answered.json()["retrieval"]["trace"] if step["stage"] == stage)
+
+    search = {"mode": "search", "method": "hybrid+names+links"}
+    assert trace(search, "links").endswith("then 3 seed(s)")  # the setting
+    assert trace(search | {"limits": {"seeds": 1}}, "links").endswith("then 1 seed(s)")
+    assert trace(search, "links").endswith("then 3 seed(s)")  # the next question is back to the setting
+    assert "within 2 hop(s)" in trace({"mode": "local"}, "walk")
+    walked = trace({"mode": "local", "limits": {"max_hops": 1, "max_nodes": 2}}, "walk")
+    assert "2 entities within 1 hop(s)" in walked
+
+
 def test_no_answer_gives_the_ranked_chunks_only(server):
     got = ask(server, question=QUESTION, mode="search", answer=False).json()
     assert got["hits"] and got["answer"] == {"text": "", "writer": "", "citations": []}
@@ -55,6 +70,14 @@ def test_no_answer_gives_the_ranked_chunks_only(server):
     ({"question": QUESTION, "answer": "yes"}, "answer"),  # nor a boolean
     ({"question": QUESTION, "answer": 1}, "answer"),
     ({"question": 42}, "question"),
+    ({"question": QUESTION, "limits": {"seeds": -1}}, "limits.seeds"),
+    ({"question": QUESTION, "limits": {"max_hops": 7}}, "limits.max_hops"),
+    ({"question": QUESTION, "limits": {"max_nodes": 0}}, "limits.max_nodes"),
+    ({"question": QUESTION, "limits": {"steps": 11}}, "limits.steps"),
+    ({"question": QUESTION, "limits": {"answer_tokens": 10**6}}, "limits.answer_tokens"),
+    ({"question": QUESTION, "limits": {"seeds": "2"}}, "limits.seeds"),
+    ({"question": QUESTION, "limits": {"fan_out": 3}}, "limits.fan_out"),
+    ({"question": QUESTION, "limits": 5}, "limits"),
     ({"question": QUESTION, "mode": "telepathy"}, "mode"),
     ({"question": QUESTION, "shout": True}, "shout"),
     ({"question": "why? " * 1000}, "question"),
