@@ -83,7 +83,7 @@ def auto(question: str, route: Route, run_global: Callable[[str], Answer], searc
     retrieval method (which reuses the route rather than routing again). Global search that cannot
     run (no knowledge graph yet) or finds nothing falls open to hybrid search, saying why."""
     why = f"router: {route.kind} — {route.reason}"
-    if route.kind != "global":
+    if routed_mode(route) == "search":
         return Answer(question, "search", why, search(AUTO, route))
     try:
         asked = run_global(why)
@@ -92,6 +92,12 @@ def auto(question: str, route: Route, run_global: Callable[[str], Answer], searc
     if asked.citations:
         return asked
     return _fall_open(question, why, search, "global search found nothing relevant")
+
+
+def routed_mode(route: Route) -> str:
+    """The mode `auto` answers a routed question in: global for a question about the whole
+    collection, else search with the route's method (what the inspector says it would run)."""
+    return "global" if route.kind == "global" else "search"
 
 
 def _fall_open(question: str, why: str, search: Search, note: str) -> Answer:

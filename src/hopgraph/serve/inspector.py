@@ -1,10 +1,10 @@
 """The web inspector: the page at `/`, its static files, and the JSON it reads under `/api/inspect/`.
 
-A router, not an app: `hopgraph serve` includes it, and reads the open HopGraph from
-`app.state.hopgraph` (the one name both sides agree on). The page is plain HTML, CSS and JS with
-cytoscape vendored beside it (static/vendor/, with its licence): nothing is built, nothing is
-fetched from elsewhere. Static files are served from a fixed list made at import, so no request
-path is ever joined to a directory.
+A router, not an app: `hopgraph serve` includes it, and reads from the shared reader it keeps in
+`app.state.graph` (serve/shared_graph.py; an app of its own may set `app.state.hopgraph` instead).
+The page is plain HTML, CSS and JS with cytoscape vendored beside it (static/vendor/, with its
+licence): nothing is built, nothing is fetched from elsewhere. Static files are served from a fixed
+list made at import, so no request path is ever joined to a directory.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
+from hopgraph.query.ask import routed_mode
 from hopgraph.query.neighbourhood import entity_relations, question_neighbourhood
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.records.retrieval import Budget
@@ -101,15 +102,19 @@ def inspect_ask(body: AskBody, hg: Graph) -> dict[str, Any]:
 
 
 def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) -> dict[str, Any]:
-    """Search with `method` (answered, with citations), then the stages of that very search."""
+    """Search with `method` (answered, with citations), then the stages of that very search, and
+    the mode `hopgraph ask` would answer the question in: the stages are always a search's, also
+    when the router sends the question to global search (the page says so, and can ask /ask for
+    that mode's answer)."""
     asked = hg.ask(question, method=method, top=top)
     if asked.retrieval is None:  # search mode always retrieves; this is a guard, not a branch
         raise HopgraphError(f"{asked.mode} mode retrieved nothing to inspect")
     budget = Budget(top=hg.settings.top if top is None else top, seeds=hg.settings.seeds)
     routed = method.strip().lower() == AUTO
+    route = hg.route(asked.question)
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
-                                   hg.route(asked.question), routed)
-    return {"answer": asked.to_json(), "stages": inspection.to_json()}
+                                   route, routed)
+    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
 
 
 @router.get("/api/inspect/chunk/{chunk_id}")
