@@ -6,6 +6,8 @@
 #   4. hopgraph serve --help    (without FastAPI: must name the `serve` extra)
 #   5. pip install '.[pdf,serve]'
 #   6. index the PDF again      (now read)   7. hopgraph serve --help (now the command's help)
+#   8. hopgraph serve           (scripts/serve_smoke.sh: on a free loopback port over the demo's
+#                                store, GET /health, one POST /ask, stopped)
 # Each step prints its exit status and last lines; the summary says ok / names the extra / FAILED.
 #
 #   bash scripts/fresh_install.sh [--keep]        (PYTHON=python3.11 to choose the interpreter)
@@ -50,6 +52,7 @@ run "hopgraph serve --help without fastapi" serve "$BIN/hopgraph" serve --help
 run "pip install '.[pdf,serve]'" ok "$BIN/pip" install --quiet -c "$ROOT/requirements.lock" "$ROOT[pdf,serve]"
 run "index a PDF with pypdf" ok "$BIN/hopgraph" index "$PDF" --store "$WORK/pdf.db"
 run "hopgraph serve --help with fastapi" ok "$BIN/hopgraph" serve --help
+run "hopgraph serve, health and one question" ok bash "$ROOT/scripts/serve_smoke.sh" "$BIN" "$WORK/demo.db"
 
 echo "== summary ($PY, $("$BIN/python" -c 'import hopgraph; print("hopgraph", hopgraph.__version__)' 2>&1))"
 printf '   %s\n' "${SUMMARY[@]}"

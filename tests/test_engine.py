@@ -12,6 +12,7 @@ import hopgraph.engine
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
+from hopgraph.query.ask import AskLimits
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 
 QUESTION = "Where is the director of Big Stone Gap based?"
@@ -144,6 +145,26 @@ def test_ask_takes_top_and_seeds_from_settings_unless_given(tmp_path, embedder):
         # seeds=0 from the settings: no links are followed.
         assert all(h.found_by != "link" for h in hg.search(QUESTION, method="hybrid+links", top=4).hits)
         assert any(h.found_by == "link" for h in hg.search(QUESTION, method="hybrid+links", top=4, seeds=2).hits)
+
+
+def test_ask_takes_limits_for_one_question_over_the_settings(tmp_path, embedder):
+    with HopGraph(str(tmp_path / "limits.db"), Settings(seeds=0), embedder=embedder) as hg:
+        hg.index_documents(TINY_CORPUS)
+
+        def found_by(limits: AskLimits | None) -> set[str]:
+            return {h.found_by for h in hg.ask(QUESTION, "search", "hybrid+links", 4, False, limits).hits}
+
+        assert "link" not in found_by(None)  # seeds=0 from the settings
+        assert "link" in found_by(AskLimits(seeds=2))
+        assert "link" not in found_by(AskLimits(steps=2))  # a limit of another mode leaves search alone
+        assert hg.settings.seeds == 0
+
+
+@pytest.mark.parametrize(("limits", "named"), [({"seeds": -1}, "seeds"), ({"max_hops": 0}, "max_hops"),
+                                               ({"answer_tokens": 0}, "answer_tokens")])
+def test_an_impossible_limit_is_an_input_error_naming_it(limits, named):
+    with pytest.raises(InputError, match=f"limit {named} must be at least"):
+        AskLimits(**limits)
 
 
 def test_ask_follows_the_two_hops_of_the_tiny_corpus(tiny_graph):

@@ -3,10 +3,11 @@
 from importlib import metadata
 
 from hopgraph.engine import HopGraph
+from hopgraph.query.ask import AskLimits
 from hopgraph.records.documents import Document
 from hopgraph.records.retrieval import Budget, Hit, Retrieval
 
-__all__ = ["Budget", "Document", "Hit", "HopGraph", "Retrieval"]
+__all__ = ["AskLimits", "Budget", "Document", "Hit", "HopGraph", "Retrieval"]
 
 try:  # the installed distribution's version: one number, pyproject.toml's (and the CHANGELOG's)
     __version__ = metadata.version("hopgraph")

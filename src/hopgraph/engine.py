@@ -256,13 +256,13 @@ class HopGraph:
     # --- questions ---------------------------------------------------------------------------------
 
     def ask(self, question: str, mode: str = "auto", method: str | None = None,
-            top: int | None = None, answer: bool = True) -> Answer:
+            top: int | None = None, answer: bool = True, limits: modes.AskLimits | None = None) -> Answer:
         """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
         plain search with it. Search ends in an answer (the LLM's from the hits, or offline their
-        best sentences, query/extractive.py) unless `answer` is False. Every mode returns the same
-        `Answer`. Bad input raises InputError before any work is done; the LLM calls of one question
-        share the `llm_deadline`."""
-        question, mode = check_question(question), modes.check_mode(mode)
+        best sentences, query/extractive.py) unless `answer` is False. `limits` bound this question
+        only. Every mode returns the same `Answer`. Bad input raises InputError before any work is
+        done; the LLM calls of one question share the `llm_deadline`."""
+        question, mode, limits = check_question(question), modes.check_mode(mode), limits or modes.NO_LIMITS
         started, before = time.perf_counter(), self._llm.usage if self._llm else {}
         if method is not None:
             mode = "search" if mode == "auto" else mode
@@ -273,13 +273,13 @@ class HopGraph:
             if mode == "auto":
                 asked = modes.auto(question, self._route(question),
                                    lambda why: self._answer(question, "global", why),
-                                   lambda chosen, route: self._search(question, chosen, top, None, route))
+                                   lambda chosen, route: self._search(question, chosen, top, limits.seeds, route))
             else:
                 asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
-                                     if mode == "search" else "asked for", method, top)
+                                     if mode == "search" else "asked for", method, top, limits)
             answered = time.perf_counter()
             if answer and asked.mode == "search" and not asked.text and asked.hits:
-                self._answer_search(question, asked)
+                self._answer_search(question, asked, limits.answer_tokens or self.settings.answer_tokens)
         asked.used = self._spend(before, started, answered)
         if asked.retrieval is not None:
             asked.used.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
@@ -291,34 +291,37 @@ class HopGraph:
         used, now = usage_since(before, self._llm.usage) if self._llm else StepUsage(), time.perf_counter()
         return spend_of(used, now - started, now - answered)
 
-    def _answer_search(self, question: str, asked: Answer) -> None:
-        """Search ends in an answer: the LLM's from the hits when one is configured, else the hits'
-        best sentences (query/extractive.py)."""
+    def _answer_search(self, question: str, asked: Answer, tokens: int) -> None:
+        """Search ends in an answer: the LLM's from the hits (at most `tokens` of them) when one is
+        configured, else the hits' best sentences (query/extractive.py)."""
         hits = asked.hits
         client = self._llm_if_configured()
-        found = (llm_answer_from_hits(client, question, hits, self.settings.answer_tokens) if client
+        found = (llm_answer_from_hits(client, question, hits, tokens) if client
                  else extractive_answer(question, hits, self.embedder.embed))
         asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
         asked.note = with_dropped(asked.note, found.dropped)
 
     def _answer(self, question: str, mode: str, why: str, method: str | None = None,
-                top: int | None = None) -> Answer:
+                top: int | None = None, limits: modes.AskLimits = modes.NO_LIMITS) -> Answer:
         if mode == "search":
-            return Answer(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top))
+            return Answer(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top,
+                                                            limits.seeds))
         if mode in ("local", "paths"):  # live extraction of unread top hits, the walk, its fall-open
-            return ask_walk(self, question, mode, why, top)
+            return ask_walk(self, question, mode, why, top, limits)
         if mode == "iterative":
-            return self._iterative(question, why, top)
+            return self._iterative(question, why, top, limits)
         run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
         return modes.from_corpus(question, mode, why, run(question, None))
 
-    def _iterative(self, question: str, why: str, top: int | None) -> Answer:
+    def _iterative(self, question: str, why: str, top: int | None, limits: modes.AskLimits) -> Answer:
         """IRCoT: each search runs `iterative_method`; the model reads what was found and names the next."""
         if not self.has_llm:
             raise HopgraphError("--mode iterative needs an LLM (it picks each next search): set llm_url and llm_model")
-        method, budget = self.settings.iterative_method, IterativeBudget(self.settings.iterative_steps,
-                                                                         self.settings.answer_tokens)
-        result = iterative_search(question, lambda query: self._search(query, method, top), self.llm(), budget)
+        method, settings = self.settings.iterative_method, self.settings
+        budget = IterativeBudget(limits.steps or settings.iterative_steps,
+                                 limits.answer_tokens or settings.answer_tokens)
+        result = iterative_search(question, lambda query: self._search(query, method, top, limits.seeds),
+                                  self.llm(), budget)
         found = result.answer
         return Answer(question, "iterative", why, result.retrieval, found.text, found.citations, found.mode,
                       note=with_dropped("", found.dropped), steps=result.steps)

@@ -30,6 +30,12 @@ def test_a_reachable_address_without_a_token_does_not_start(tmp_path):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_a_token_of_only_whitespace_does_not_start(tmp_path):
+    done = run("-m", "hopgraph.cli.app", "serve", "--store", "x.db", cwd=tmp_path, env={"HOPGRAPH_TOKEN": "  "})
+    assert done.returncode == 2
+    assert done.stderr.startswith("hopgraph: error: the token is empty or only whitespace")
+
+
 def test_a_missing_store_does_not_start(tmp_path):
     done = run("-m", "hopgraph.cli.app", "serve", "--store", "nope.db", cwd=tmp_path, env={"HOPGRAPH_TOKEN": "t"})
     assert done.returncode == 2 and "no store at nope.db" in done.stderr

@@ -18,6 +18,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.llm import LLMError
 from hopgraph.prompts import iterative_step, search_answer
+from hopgraph.query.ask import AskLimits
 
 BSG = "The director of Big Stone Gap is based in what New York city?"
 
@@ -86,6 +87,21 @@ def test_a_model_that_never_answers_gets_one_answer_call_over_everything_found(t
     assert systems == [iterative_step.SYSTEM] * 3 + [search_answer.SYSTEM]  # 3 steps, then the answer
     assert [s.search for s in asked.steps] == [BSG, "Adriana Trigiani", "Greenwich Village neighborhood"]
     assert asked.text == "Greenwich Village" and asked.used.llm_calls == 4
+
+
+def test_a_steps_limit_bounds_one_question_below_the_setting(tmp_path, server, fake):
+    searches = iter(["Adriana Trigiani", "Greenwich Village neighborhood", "never run"])
+
+    def respond(request: dict) -> Reply:
+        if request["body"]["messages"][0]["content"] == search_answer.SYSTEM:
+            return chat(json.dumps({"answer": "Greenwich Village", "citations": given_chunks(request)[:1]}))
+        return step_reply("not yet", next_search=next(searches))
+
+    fake.responder = respond
+    with facade(tmp_path, server[1], iterative_steps=3) as hg:
+        asked = hg.ask(BSG, mode="iterative", limits=AskLimits(steps=2))
+    assert [s.search for s in asked.steps] == [BSG, "Adriana Trigiani"]  # 2 steps, then the answer call
+    assert asked.used.llm_calls == 3
 
 
 def test_a_search_already_run_ends_the_loop(tmp_path, server, fake):

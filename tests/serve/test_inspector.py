@@ -39,6 +39,14 @@ def test_the_answer_cites_hits_each_with_its_source_label(tiny_graph):
         assert f"[chunk {cited['chunk']}]" in shown["answer"]["answer"]["text"]
 
 
+@pytest.mark.parametrize(("question", "mode"), [(TINY_QUESTION, "search"),
+                                               ("What are the main themes of this collection?", "global")])
+def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question, mode):
+    shown = inspect_question(tiny_graph, question, "auto", 4)
+    assert shown["routed_mode"] == mode and shown["stages"]["route"]["kind"] == tiny_graph.route(question).kind
+    assert shown["answer"]["mode"] == "search" and shown["stages"]["vector"]  # the stages are a search's
+
+
 def test_the_page_loads_only_its_own_files():
     page = STATIC["index.html"].decode()
     referenced = re.findall(r'(?:src|href)="/static/([^"]+)"', page)
@@ -158,4 +166,33 @@ def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_u
         # the community tree, labelled
         page.click(".tab[data-view=communities]")
         expect(page.locator("#tree .community-label").first).not_to_be_empty()
+        browser.close()
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_page_says_the_stages_are_a_search_and_asks_the_routed_mode_on_request(inspector_url):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(inspector_url + "/")
+        page.fill("#question", QUESTION)
+        page.click("#ask")
+        expect(page.locator("#route .routed-mode")).to_have_text(
+            "The router sends this question to a search with hybrid+names+links+ppr.", timeout=120_000)
+        expect(page.locator("#stages-note")).to_have_text("The answer and stages below are those of the search "
+                                                          "with auto:hybrid+names+links+ppr.")
+        expect(page.locator("#routed-answer")).to_have_count(0)
+
+        page.fill("#question", "What are the main themes of this collection?")
+        page.click("#ask")
+        expect(page.locator("#route .routed-mode")).to_have_text(
+            "The router sends this question to global mode, not to a search.", timeout=120_000)
+        expect(page.locator("#stages-note")).to_contain_text("not how global mode answers it")
+        page.click("#routed-answer")
+        expect(page.locator("#routed-result h3")).to_have_text("global mode's answer", timeout=120_000)
+        expect(page.locator("#routed-result .answer-text")).not_to_be_empty()
+        expect(page.locator("#routed-result .answer-text .cite").first).to_be_visible()
         browser.close()

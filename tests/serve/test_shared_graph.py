@@ -1,5 +1,6 @@
 """Concurrent requests over real HTTP: 20 questions at once get the answers they get one by one,
-and questions are answered while a document is indexed, from the index before it or after it."""
+questions are answered while a document is indexed, from the index before it or after it, and
+what another process indexes or extracts into the store is seen by the next request."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-from serve_kit import running_server, without_timings
+from serve_kit import cli_json, running_server, without_timings
 
 from hopgraph.cli.demo import sample_path
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.records.documents import Document
+from hopgraph.serve.shared_graph import SharedGraph
 
 CONCURRENT = 20
 
@@ -73,3 +78,58 @@ def search(base: str, question: str) -> dict:
                                                "answer": False}, timeout=300)
     assert answered.status_code == 200, answered.text
     return without_timings(answered.json())
+
+
+QUELLBROOK = "Who builds engines for the Quellbrook console?"
+
+
+def test_the_next_request_sees_what_another_process_indexed_and_extracted(fresh_store, tmp_path):
+    folder = tmp_path / "newdocs"
+    folder.mkdir()
+    (folder / "marrowgate.txt").write_text("The Marrowgate cluster builds engines for the Quellbrook console.\n\n"
+                                           "Marrowgate Studios is based in Tallinn.\n", encoding="utf-8")
+    with running_server(fresh_store) as base:
+        before = search(base, QUELLBROOK)  # the server's reader is loaded and has answered
+        assert not entities(base, "quellbrook")
+        indexed = cli_json("index", str(folder), "--store", str(fresh_store))
+        assert indexed["added"] == 1
+        after = search(base, QUELLBROOK)
+        top = after["hits"][0]
+        assert "marrowgate.txt" in top["source"] and "marrowgate.txt" not in before["hits"][0]["source"]
+        document = httpx.get(f"{base}/documents/{top['doc']}", timeout=60).json()
+        assert any("Quellbrook console" in chunk["text"] for chunk in document["chunks"]), document
+        assert not entities(base, "quellbrook")  # indexed, not yet extracted
+        cli_json("extract", "--store", str(fresh_store))  # a knowledge-graph rebuild by another process
+        assert any("Quellbrook" in e["name"] for e in entities(base, "quellbrook"))
+
+
+def quellbrook(hg: HopGraph) -> bool:
+    return any("Quellbrook" in e.name for e in hg.knowledge_graph.entities.values())
+
+
+def entities(base: str, q: str) -> list[dict]:
+    found = httpx.get(f"{base}/entities", params={"q": q}, timeout=60)
+    assert found.status_code == 200, found.text
+    return found.json()
+
+
+def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_the_writer_reloads(
+        fresh_store, monkeypatch):
+    shared = SharedGraph(str(fresh_store), Settings())
+    warmed = []
+    warm = shared._warm_reader
+    monkeypatch.setattr(shared, "_warm_reader", lambda: warmed.append(1) or warm())
+    try:
+        assert not shared.write(quellbrook)  # the writer has loaded its graph view
+        with HopGraph(str(fresh_store), Settings(), embedder=shared._embedder) as other:  # another process
+            other.index_documents([Document("Marrowgate cluster", "The Marrowgate cluster builds engines for the "
+                                            "Quellbrook console.", "elsewhere")])
+            other.extract_without_llm()
+        with ThreadPoolExecutor(CONCURRENT) as pool:
+            found = list(pool.map(lambda _: shared.read(lambda hg: hg.search(QUELLBROOK, "hybrid", 1).hits[0].title),
+                                  range(CONCURRENT)))
+        assert found == ["Marrowgate cluster"] * CONCURRENT
+        assert len(warmed) == 1  # one thread warmed it, the others waited for it
+        assert shared.read(quellbrook) and shared.write(quellbrook)
+    finally:
+        shared.close()

@@ -21,8 +21,9 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
           port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
           store: StoreOpt = None,
           token: Annotated[str | None, typer.Option("--token", envvar="HOPGRAPH_TOKEN", show_default=False,
-                                                    help="Clients send `Authorization: Bearer <token>` "
-                                                         "(every route but /health).")] = None,
+                                                    help="Every request but /health must carry it: "
+                                                         "`Authorization: Bearer <token>`, or a browser opens "
+                                                         "/?token=<token> once (a session cookie).")] = None,
           quiet: QuietOpt = False) -> None:
     """Serve the store over HTTP: POST /ask, /documents, GET /entities, /paths, /communities, /health;
     OpenAPI docs at /docs. The store stays open, so its search structures load once.
@@ -33,8 +34,9 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
     import uvicorn
 
     from hopgraph.serve.app import create_app
-    from hopgraph.serve.security import check_binding
+    from hopgraph.serve.security import check_binding, usable_token
 
+    token = usable_token(token)
     check_binding(host, token)
     settings = load_settings(store=store)
     app = create_app(settings.store, settings, token)

@@ -17,6 +17,7 @@ modes it may run as callables rather than the facade itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from hopgraph.errors import HopgraphError, InputError
@@ -41,6 +42,27 @@ class CorpusResult(Protocol):
     retrieval: Retrieval | None
 
 
+@dataclass(frozen=True)
+class AskLimits:
+    """Limits of one question over the settings' defaults (None: the setting, or the mode's own
+    default). Each names the modes that honour it; the others ignore it."""
+
+    seeds: int | None = None  # search (and auto's search): the top hits links and the PPR walk start from (0: none)
+    max_hops: int | None = None  # local: hops of the walk from the question's entities
+    max_nodes: int | None = None  # local: entities the walk visits at most
+    steps: int | None = None  # iterative: retrievals at most (`iterative_steps`)
+    answer_tokens: int | None = None  # with an LLM, search and iterative: hit text the model reads
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value, least = getattr(self, field.name), 0 if field.name == "seeds" else 1
+            if value is not None and value < least:
+                raise InputError(f"limit {field.name} must be at least {least}, got {value}")
+
+
+NO_LIMITS = AskLimits()
+
+
 def check_mode(mode: str) -> str:
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
@@ -61,7 +83,7 @@ def auto(question: str, route: Route, run_global: Callable[[str], Answer], searc
     retrieval method (which reuses the route rather than routing again). Global search that cannot
     run (no knowledge graph yet) or finds nothing falls open to hybrid search, saying why."""
     why = f"router: {route.kind} — {route.reason}"
-    if route.kind != "global":
+    if routed_mode(route) == "search":
         return Answer(question, "search", why, search(AUTO, route))
     try:
         asked = run_global(why)
@@ -70,6 +92,12 @@ def auto(question: str, route: Route, run_global: Callable[[str], Answer], searc
     if asked.citations:
         return asked
     return _fall_open(question, why, search, "global search found nothing relevant")
+
+
+def routed_mode(route: Route) -> str:
+    """The mode `auto` answers a routed question in: global for a question about the whole
+    collection, else search with the route's method (what the inspector says it would run)."""
+    return "global" if route.kind == "global" else "search"
 
 
 def _fall_open(question: str, why: str, search: Search, note: str) -> Answer:

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from hopgraph.query.answer import with_dropped
-from hopgraph.query.ask import FALLBACK_METHOD
+from hopgraph.query.ask import FALLBACK_METHOD, NO_LIMITS, AskLimits
 from hopgraph.query.fallopen import as_paths, facts_of_hits, hits_stating
 from hopgraph.query.live import extract_live
 from hopgraph.query.local import LocalBudget, LocalResult, answer_local
@@ -24,19 +24,22 @@ TO_FACTS = "fell open to the facts of the top hits"
 TO_SEARCH = f"the top hits state no facts; fell open to {FALLBACK_METHOD} search"
 
 
-def ask_walk(hg: HopGraph, question: str, mode: str, why: str, top: int | None) -> Answer:
+def ask_walk(hg: HopGraph, question: str, mode: str, why: str, top: int | None,
+             limits: AskLimits = NO_LIMITS) -> Answer:
     """A `local` or `paths` answer from the graph, brought up to date with the top hits first."""
     top = top or hg.settings.top
     live = extract_live(hg, question, top)
-    asked = _local(hg, question, why, top) if mode == "local" else _paths(hg, question, why, top)
+    asked = _local(hg, question, why, top, limits) if mode == "local" else _paths(hg, question, why, top, limits)
     if live.note():
         asked.details["live_extraction"] = asdict(live)
         asked.note = "; ".join(part for part in (live.note(), asked.note) if part)
     return asked
 
 
-def _local(hg: HopGraph, question: str, why: str, top: int) -> Answer:
-    result = hg.local(question, LocalBudget(top=top))
+def _local(hg: HopGraph, question: str, why: str, top: int, limits: AskLimits) -> Answer:
+    default = LocalBudget()
+    result = hg.local(question, LocalBudget(max_hops=limits.max_hops or default.max_hops,
+                                            max_nodes=limits.max_nodes or default.max_nodes, top=top))
     note = result.fell_open
     if result.fell_open:
         result, note = _local_fall_open(hg, result)
@@ -59,14 +62,14 @@ def _local_fall_open(hg: HopGraph, result: LocalResult) -> tuple[LocalResult, st
             f"{result.fell_open}; {TO_FACTS}")
 
 
-def _paths(hg: HopGraph, question: str, why: str, top: int) -> Answer:
+def _paths(hg: HopGraph, question: str, why: str, top: int, limits: AskLimits) -> Answer:
     client = hg.llm() if hg.has_llm else None
     answer, found, note = answer_paths(question, hg.graph_view, hg.chunk_texts, client)
     if found:
         return Answer(question, "paths", why, None, answer.text, list(answer.citations), answer.mode, found,
                       note=with_dropped(note, answer.dropped))
     # No entity of the question, or no route into one: the facts of the top hits, else search answers.
-    reason, search = note or "no path", hg.search(question, FALLBACK_METHOD, top)
+    reason, search = note or "no path", hg.search(question, FALLBACK_METHOD, top, limits.seeds)
     relations = facts_of_hits(hg.knowledge_graph, search.hits)
     if not relations:
         return Answer(question, "search", why, search, note=f"paths: {reason}; {TO_SEARCH}")

@@ -3,8 +3,9 @@
 The store is opened (and its search structures loaded) when the app is made, so a missing store
 or a bad setting fails before the server binds; it is closed when the server stops. Routers:
 routes/ (the API) and, when it is installed, the web inspector (serve/inspector.py, served at `/`);
-without it `/` sends the browser to the API's docs at /docs. Every route but /health goes through
-the token check (security.py); bodies are held to their limits (limits.py).
+without it `/` sends the browser to the API's docs at /docs. With a token every request but GET
+/health must carry it (security.TokenGuard, the outermost middleware: before routing, before any
+body is read); bodies are held to their limits (limits.py).
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from hopgraph.config import Settings
 from hopgraph.serve.errors import install_error_handlers
 from hopgraph.serve.limits import BodyLimit, Limits
 from hopgraph.serve.routes import ask, documents, graph, health
-from hopgraph.serve.security import bearer_check
+from hopgraph.serve.security import BEARER, TokenGuard, usable_token
 from hopgraph.serve.shared_graph import SharedGraph
 
 INSPECTOR = "hopgraph.serve.inspector"
 
 
 def create_app(store: str, settings: Settings, token: str | None = None, limits: Limits | None = None) -> FastAPI:
+    token = usable_token(token)
     shared = SharedGraph(store, settings)
 
     @asynccontextmanager
@@ -42,20 +44,21 @@ def create_app(store: str, settings: Settings, token: str | None = None, limits:
     app.state.graph = shared
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limits=limits or Limits())
-    guarded = [Depends(bearer_check(token))]
+    app.add_middleware(TokenGuard, token=token)  # added last, so it runs first
+    documented = [Depends(BEARER)]  # the bearer scheme in OpenAPI, so /docs offers "Authorize"
     app.include_router(health.router)
     for router in (ask.router, documents.router, graph.router):
-        app.include_router(router, dependencies=guarded)
-    _serve_root(app, guarded)
+        app.include_router(router, dependencies=documented)
+    _serve_root(app, documented)
     return app
 
 
-def _serve_root(app: FastAPI, guarded: list) -> None:
+def _serve_root(app: FastAPI, documented: list) -> None:
     """The inspector at `/` when its module is installed, else a redirect to the API docs."""
     if importlib.util.find_spec(INSPECTOR) is not None:
         inspector = importlib.import_module(INSPECTOR)
-        app.include_router(inspector.pages)  # the page reads `?token=` and sends it on every API call
-        app.include_router(inspector.router, dependencies=guarded)
+        app.include_router(inspector.pages)  # behind the token too (TokenGuard): a browser signs in at /?token=
+        app.include_router(inspector.router, dependencies=documented)
         return
 
     @app.get("/", include_in_schema=False)

@@ -3,7 +3,8 @@
 - 400: hopgraph refused the input (an InputError: a bad method, date or follow spec), or the body
   is not JSON at all;
 - 401: a missing or wrong token (security.py); 404: an unknown id, entity or route;
-- 413: a body over its limit (limits.py); 422: JSON of the wrong shape or types (pydantic);
+- 413: a body over its limit (limits.py); 415: a JSON route's body sent as anything but JSON;
+- 422: JSON of the wrong shape or types (pydantic, strict: a value of the wrong JSON type is not coerced);
 - 503: the store is busy or gone (another writer holds it past the lock timeout, its server is down);
 - 500: a bug in hopgraph, logged with its traceback, answered without one.
 """

@@ -1,10 +1,10 @@
 """The web inspector: the page at `/`, its static files, and the JSON it reads under `/api/inspect/`.
 
-A router, not an app: `hopgraph serve` includes it, and reads the open HopGraph from
-`app.state.hopgraph` (the one name both sides agree on). The page is plain HTML, CSS and JS with
-cytoscape vendored beside it (static/vendor/, with its licence): nothing is built, nothing is
-fetched from elsewhere. Static files are served from a fixed list made at import, so no request
-path is ever joined to a directory.
+A router, not an app: `hopgraph serve` includes it, and reads from the shared reader it keeps in
+`app.state.graph` (serve/shared_graph.py; an app of its own may set `app.state.hopgraph` instead).
+The page is plain HTML, CSS and JS with cytoscape vendored beside it (static/vendor/, with its
+licence): nothing is built, nothing is fetched from elsewhere. Static files are served from a fixed
+list made at import, so no request path is ever joined to a directory.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
+from hopgraph.query.ask import routed_mode
 from hopgraph.query.neighbourhood import entity_relations, question_neighbourhood
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.records.retrieval import Budget
@@ -27,9 +28,10 @@ from hopgraph.retrieval import stages
 from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
+from hopgraph.serve.routes import require_json
 
-router = APIRouter()  # the JSON the page asks for: behind the token, as the API is
-pages = APIRouter()  # the page and its static files: no store data, so a browser loads them without a token
+router = APIRouter()  # the JSON the page asks for
+pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
 MAX_TOP = 50
 MAX_CHUNK_LINKS = 20  # links listed under an opened chunk
 
@@ -70,6 +72,8 @@ Graph = Annotated[HopGraph, Depends(hopgraph_of)]
 
 
 class AskBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # as POST /ask: wrong JSON types are 422
+
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     method: str = Field(AUTO, max_length=100)
     top: int | None = Field(None, ge=1, le=MAX_TOP)
@@ -88,7 +92,7 @@ def static_file(name: str) -> Response:
     return Response(STATIC[name], media_type=kind, headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/api/inspect/ask")
+@router.post("/api/inspect/ask", dependencies=[Depends(require_json)])
 def inspect_ask(body: AskBody, hg: Graph) -> dict[str, Any]:
     """The answer (as `ask --json` prints it) and every retrieval stage behind it."""
     try:
@@ -98,15 +102,19 @@ def inspect_ask(body: AskBody, hg: Graph) -> dict[str, Any]:
 
 
 def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) -> dict[str, Any]:
-    """Search with `method` (answered, with citations), then the stages of that very search."""
+    """Search with `method` (answered, with citations), then the stages of that very search, and
+    the mode `hopgraph ask` would answer the question in: the stages are always a search's, also
+    when the router sends the question to global search (the page says so, and can ask /ask for
+    that mode's answer)."""
     asked = hg.ask(question, method=method, top=top)
     if asked.retrieval is None:  # search mode always retrieves; this is a guard, not a branch
         raise HopgraphError(f"{asked.mode} mode retrieved nothing to inspect")
     budget = Budget(top=hg.settings.top if top is None else top, seeds=hg.settings.seeds)
     routed = method.strip().lower() == AUTO
+    route = hg.route(asked.question)
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
-                                   hg.route(asked.question), routed)
-    return {"answer": asked.to_json(), "stages": inspection.to_json()}
+                                   route, routed)
+    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
 
 
 @router.get("/api/inspect/chunk/{chunk_id}")

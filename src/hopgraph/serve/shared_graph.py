@@ -11,10 +11,15 @@ or not; its lazily made search structures are only built once it has been asked.
 - **Writes** (adding and removing documents) and whatever may write on its way (global, lazy and
   DRIFT questions build and store the community tree and its reports on first use; so does
   GET /communities) run one at a time on the *writer*, under a lock.
-- After a write that changed the index (a new `generation`), a fresh reader is made and warmed,
-  then swapped in; requests already running finish on the old one, which is closed when the last
-  of them is done. A read that the old reader cannot finish because the write withdrew a chunk it
-  was about to read (LazyTexts' KeyError) waits for the swap and runs once more on the new reader.
+- The store says when what a reader loaded went stale: every index run writes a fresh
+  `generation`, every knowledge-graph rebuild a fresh `graph_generation` (in the transaction that
+  makes the change), whichever process ran it — this server, or `hopgraph index`, `extract`,
+  `import-triples` beside it. Each request first reads the two (one meta query); when they differ
+  from what the current reader was loaded at, one thread warms a fresh reader and swaps it in while
+  the others wait for it. Requests already running finish on the old reader, which is closed when
+  the last of them is done. A read that the old reader cannot finish because a write withdrew a
+  chunk it was about to read (LazyTexts' KeyError) runs once more on a fresh reader. The writer is
+  reopened before a write when the store changed since it was opened (its graph view is cached too).
 """
 
 from __future__ import annotations
@@ -29,19 +34,24 @@ from fastapi import Depends, Request
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
+from hopgraph.store.sql.documents import GRAPH_GENERATION
 
 T = TypeVar("T")
+Marker = tuple[str, str]  # the store's (generation, graph_generation): what a reader was loaded at
 
 
 class SharedGraph:
     def __init__(self, store: str, settings: Settings) -> None:
         self._store, self._settings = store, settings
         self._write_lock = threading.Lock()
+        self._refresh_lock = threading.Lock()  # one fresh reader is warmed at a time
         self._lease_lock = threading.Lock()  # guards the two dicts below and the swap of `_reader`
         self._leases: Counter[int] = Counter()  # id(reader) → requests running on it
-        self._born: dict[int, str] = {}  # id(reader) → the generation it was loaded at
+        self._born: dict[int, Marker] = {}  # id(reader) → the store's marker when it was loaded
         self._writer = HopGraph(store, settings, quiet=True, create=False)
         try:
+            self._writer_born = store_marker(self._writer)
+            self._embedder = self._writer.embedder  # made once: every reader and writer shares its model
             self._reader = self._warm_reader()
         except BaseException:
             self._writer.close()
@@ -52,39 +62,79 @@ class SharedGraph:
         return self._writer.store.location
 
     def read(self, query: Callable[[HopGraph], T]) -> T:
-        """`query` on the current reader, concurrently with other reads and with a running write."""
+        """`query` on a current reader, concurrently with other reads and with a running write."""
         with self.reading() as reader:
             try:
                 return query(reader)
             except KeyError:
-                if _generation(reader) == self._born[id(reader)]:
+                if not self._stale(reader):
                     raise  # the store did not change under it: a real error
-        with self._write_lock:  # a write committed meanwhile: wait until its fresh reader is in place
-            pass
-        with self.reading() as reader:
+        with self.reading() as reader:  # the store changed: this reader is a fresh one
             return query(reader)
 
     def write(self, change: Callable[[HopGraph], T]) -> T:
-        """`change` on the writer, one at a time; the reader is renewed if it changed the index."""
+        """`change` on the writer, one at a time; then the reader is renewed if the store changed."""
         with self._write_lock:
-            before = _generation(self._writer)
+            # The store changed since the writer was opened (by another process, or by this server's
+            # last write: telling them apart is not worth it, a reopen costs a connection): what the
+            # writer loaded is stale, so it starts afresh.
+            if store_marker(self._writer) != self._writer_born:
+                self._reopen_writer()
             try:
                 return change(self._writer)
             finally:
-                if _generation(self._writer) != before:
-                    self._swap_reader()
+                self._refresh()
 
     def close(self) -> None:
-        with self._write_lock:
+        with self._write_lock, self._refresh_lock:
             self._writer.close()
             self._retire(self._reader)
 
-    def _warm_reader(self) -> HopGraph:
-        """A reader with its search index and graph loaded, sharing the writer's embedder (its
-        model is loaded once)."""
-        reader = HopGraph(self._store, self._settings, embedder=self._writer.embedder, quiet=True, create=False)
+    @contextmanager
+    def reading(self) -> Iterator[HopGraph]:
+        """A reader as current as the last commit, held for the block (a request's dependency may
+        hold it to its end)."""
+        reader = self._take()
+        if self._stale(reader):
+            self._release(reader)
+            self._refresh()
+            reader = self._take()
         try:
-            generation = _generation(reader)
+            yield reader
+        finally:
+            self._release(reader)
+
+    def _stale(self, reader: HopGraph) -> bool:
+        """Whether the store changed since `reader` loaded it (one meta query, on the reader's connection)."""
+        with self._lease_lock:
+            born = self._born[id(reader)]
+        return store_marker(reader) != born
+
+    def _refresh(self) -> None:
+        """Swap in a fresh reader if the current one is stale. One thread warms it; the others wait
+        here and then find it current."""
+        with self._refresh_lock:
+            with self._lease_lock:
+                current = self._reader
+            if not self._stale(current):
+                return
+            fresh = self._warm_reader()
+            with self._lease_lock:
+                self._reader = fresh
+        self._retire(current)
+
+    def _reopen_writer(self) -> None:
+        old = self._writer
+        self._writer = HopGraph(self._store, self._settings, embedder=self._embedder, quiet=True, create=False)
+        self._writer_born = store_marker(self._writer)
+        old.close()
+
+    def _warm_reader(self) -> HopGraph:
+        """A reader with its search index and graph loaded. Its marker is read before anything is
+        loaded, so a commit that lands while it loads makes it stale at once, never wrongly current."""
+        reader = HopGraph(self._store, self._settings, embedder=self._embedder, quiet=True, create=False)
+        try:
+            marker = store_marker(reader)
             _ = reader.search_index, reader.graph_view
             if reader.has_llm:
                 reader.llm()  # one client for every thread, made before they would race to make it
@@ -92,47 +142,41 @@ class SharedGraph:
             reader.close()
             raise
         with self._lease_lock:
-            self._born[id(reader)] = generation
+            self._born[id(reader)] = marker
         return reader
 
-    def _swap_reader(self) -> None:
-        fresh = self._warm_reader()
+    def _take(self) -> HopGraph:
         with self._lease_lock:
-            old, self._reader = self._reader, fresh
-        self._retire(old)
+            reader = self._reader
+            self._leases[id(reader)] += 1
+        return reader
+
+    def _release(self, reader: HopGraph) -> None:
+        with self._lease_lock:
+            self._leases[id(reader)] -= 1
+            done = self._leases[id(reader)] == 0 and reader is not self._reader and self._forget(reader)
+        if done:
+            reader.close()
 
     def _retire(self, reader: HopGraph) -> None:
         """Close a reader no longer current once no request runs on it (now, or when the last ends)."""
         with self._lease_lock:
-            idle = self._leases[id(reader)] == 0
-        if idle:
-            self._close(reader)
+            done = self._leases[id(reader)] == 0 and self._forget(reader)
+        if done:
+            reader.close()
 
-    def _close(self, reader: HopGraph) -> None:
-        with self._lease_lock:
-            self._leases.pop(id(reader), None)
-            self._born.pop(id(reader), None)
-        reader.close()
-
-    @contextmanager
-    def reading(self) -> Iterator[HopGraph]:
-        """The current reader, held for the block (a request's dependency may hold it to its end)."""
-        with self._lease_lock:
-            reader = self._reader
-            self._leases[id(reader)] += 1
-        try:
-            yield reader
-        finally:
-            with self._lease_lock:
-                self._leases[id(reader)] -= 1
-                last = self._leases[id(reader)] == 0 and reader is not self._reader
-            if last:
-                self._close(reader)
+    def _forget(self, reader: HopGraph) -> bool:
+        """Drop a reader's entries (the caller holds the lease lock). True for the first caller only,
+        so a reader released and retired at once is closed once."""
+        self._leases.pop(id(reader), None)
+        return self._born.pop(id(reader), None) is not None
 
 
-def _generation(hg: HopGraph) -> str:
-    """The store's state as committed now (every index run writes a fresh one)."""
-    return hg.store.meta().get("generation", "")
+def store_marker(hg: HopGraph) -> Marker:
+    """The store's state as committed now: every index run writes a fresh `generation`, every
+    knowledge-graph rebuild a fresh `graph_generation`."""
+    meta = hg.store.meta()
+    return meta.get("generation", ""), meta.get(GRAPH_GENERATION, "")
 
 
 def shared_graph(request: Request) -> SharedGraph:

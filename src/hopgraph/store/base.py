@@ -124,7 +124,8 @@ class KnowledgeStore(Protocol):
     def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]: ...
 
     def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:
-        """The graph replaces the previous one (and its community tree); new review candidates are added."""
+        """The graph replaces the previous one (and its community tree), with a fresh `graph_generation`
+        in the meta; new review candidates are added."""
         ...
 
     def knowledge_graph(self) -> KnowledgeGraph: ...

@@ -40,6 +40,21 @@ def test_each_mode_answers_with_the_same_schema(server, body, mode):
         assert got["paths"] and all(hop["chunk_id"] for path in got["paths"] for hop in path)
 
 
+def test_limits_bound_this_question_only(server):
+    def trace(body: dict, stage: str) -> str:
+        answered = ask(server, question=QUESTION, answer=False, **body)
+        assert answered.status_code == 200, answered.text
+        return next(step["detail"] for step in answered.json()["retrieval"]["trace"] if step["stage"] == stage)
+
+    search = {"mode": "search", "method": "hybrid+names+links"}
+    assert trace(search, "links").endswith("then 3 seed(s)")  # the setting
+    assert trace(search | {"limits": {"seeds": 1}}, "links").endswith("then 1 seed(s)")
+    assert trace(search, "links").endswith("then 3 seed(s)")  # the next question is back to the setting
+    assert "within 2 hop(s)" in trace({"mode": "local"}, "walk")
+    walked = trace({"mode": "local", "limits": {"max_hops": 1, "max_nodes": 2}}, "walk")
+    assert "2 entities within 1 hop(s)" in walked
+
+
 def test_no_answer_gives_the_ranked_chunks_only(server):
     got = ask(server, question=QUESTION, mode="search", answer=False).json()
     assert got["hits"] and got["answer"] == {"text": "", "writer": "", "citations": []}
@@ -50,6 +65,19 @@ def test_no_answer_gives_the_ranked_chunks_only(server):
     ({"question": ""}, "question"),
     ({"question": QUESTION, "top": "five"}, "top"),
     ({"question": QUESTION, "top": 0}, "top"),
+    ({"question": QUESTION, "top": "3"}, "top"),  # strict: a string is not a number
+    ({"question": QUESTION, "top": 3.0}, "top"),
+    ({"question": QUESTION, "answer": "yes"}, "answer"),  # nor a boolean
+    ({"question": QUESTION, "answer": 1}, "answer"),
+    ({"question": 42}, "question"),
+    ({"question": QUESTION, "limits": {"seeds": -1}}, "limits.seeds"),
+    ({"question": QUESTION, "limits": {"max_hops": 7}}, "limits.max_hops"),
+    ({"question": QUESTION, "limits": {"max_nodes": 0}}, "limits.max_nodes"),
+    ({"question": QUESTION, "limits": {"steps": 11}}, "limits.steps"),
+    ({"question": QUESTION, "limits": {"answer_tokens": 10**6}}, "limits.answer_tokens"),
+    ({"question": QUESTION, "limits": {"seeds": "2"}}, "limits.seeds"),
+    ({"question": QUESTION, "limits": {"fan_out": 3}}, "limits.fan_out"),
+    ({"question": QUESTION, "limits": 5}, "limits"),
     ({"question": QUESTION, "mode": "telepathy"}, "mode"),
     ({"question": QUESTION, "shout": True}, "shout"),
     ({"question": "why? " * 1000}, "question"),
@@ -58,6 +86,21 @@ def test_a_body_of_the_wrong_shape_is_422_naming_the_field(server, body, named):
     refused = ask(server, **body)
     assert refused.status_code == 422
     assert named in refused.json()["error"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_that_is_not_sent_as_json_is_415(server, content_type):
+    headers = {"content-type": content_type} if content_type else {}
+    refused = httpx.post(f"{server}/ask", content=b'{"question": "Where is Burbank?"}', headers=headers)
+    assert refused.status_code == 415
+    assert refused.json() == {"error": "send the body as JSON, with `Content-Type: application/json`"}
+
+
+def test_json_with_a_charset_or_a_json_suffix_is_json(server):
+    for content_type in ("application/json; charset=utf-8", "application/vnd.api+json"):
+        answered = httpx.post(f"{server}/ask", content=b'{"question": "Where is Burbank?", "mode": "search"}',
+                              headers={"content-type": content_type}, timeout=120)
+        assert answered.status_code == 200, (content_type, answered.text)
 
 
 def test_malformed_json_is_400(server):

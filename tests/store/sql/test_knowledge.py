@@ -24,6 +24,7 @@ from hopgraph.records.knowledge import (
     RawRelation,
 )
 from hopgraph.store import Store
+from hopgraph.store.sql.documents import GRAPH_GENERATION
 
 DOCS = [Document("Doc A", "Anvaya Foundry supplies Corvane Brake Systems.", "kg"),
         Document("Doc B", "Corvane Brake Systems supplies Zephyra Motors since 2022.", "kg"),
@@ -171,6 +172,16 @@ def test_replacing_the_graph_drops_the_previous_one(hg):
     hg.store.replace_knowledge_graph(graph_of(hg.store), [])
     assert edges(hg.store.knowledge_graph()) == {("Corvane Brake Systems", "SUPPLIES", "Zephyra Motors")}
     assert len(hg.store.knowledge_graph().entities) == 2
+
+
+def test_every_graph_replacement_writes_a_fresh_graph_generation(hg):
+    # how `hopgraph serve` sees a rebuild another process made (serve/shared_graph.py)
+    assert GRAPH_GENERATION not in hg.store.meta()
+    hg.store.save_facts(supply_facts(hg.store))
+    hg.store.replace_knowledge_graph(graph_of(hg.store), [])
+    first = hg.store.meta()[GRAPH_GENERATION]
+    hg.store.replace_knowledge_graph(graph_of(hg.store), [])
+    assert first and hg.store.meta()[GRAPH_GENERATION] != first
 
 
 def test_an_empty_store_has_an_empty_graph(hg):

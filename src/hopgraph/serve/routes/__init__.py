@@ -5,9 +5,13 @@
 from __future__ import annotations
 
 import json
+from email.message import Message
 from typing import Any
 
+from fastapi import Request
 from fastapi.responses import JSONResponse
+
+from hopgraph.serve.errors import ApiError
 
 
 class JsonResult(JSONResponse):
@@ -15,3 +19,19 @@ class JsonResult(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=False, default=str).encode("utf-8")
+
+
+def is_json(content_type: str) -> bool:
+    """application/json or application/…+json, with any parameters (charset)."""
+    parsed = Message()
+    parsed["content-type"] = content_type
+    subtype = parsed.get_content_subtype()
+    return parsed.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def require_json(request: Request) -> None:
+    """A dependency of every route whose body is JSON: any other content type is 415, not a 422
+    about the body's shape (FastAPI would hand the model the raw bytes). Dependencies are solved
+    before the body is validated, so this answers first."""
+    if not is_json(request.headers.get("content-type", "")):
+        raise ApiError(415, "send the body as JSON, with `Content-Type: application/json`")

@@ -28,6 +28,7 @@ from hopgraph.ingest.readers import documents_in_bytes
 from hopgraph.records.documents import Document
 from hopgraph.serve.errors import ApiError
 from hopgraph.serve.limits import TEXT_CHARS, TITLE_CHARS
+from hopgraph.serve.routes import is_json
 from hopgraph.serve.shared_graph import Graph
 
 router = APIRouter(tags=["documents"])
@@ -35,7 +36,7 @@ DocumentId = Annotated[int, Path(ge=1, description="A document id, as POST /docu
 
 
 class TextDocument(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # no coercion: a wrong type is 422
 
     title: str = Field(min_length=1, max_length=TITLE_CHARS)
     text: str = Field(min_length=1, max_length=TEXT_CHARS)
@@ -55,7 +56,7 @@ async def add_documents(request: Request, response: Response, graph: Graph) -> d
     kind = request.headers.get("content-type", "")
     if kind.startswith("multipart/form-data"):
         docs = await _uploaded(request)
-    elif kind.startswith("application/json"):
+    elif is_json(kind):
         docs = [_text_document(await request.body())]
     else:
         raise ApiError(415, "send a JSON {title, text} or a multipart upload with one `file`")

@@ -5,13 +5,11 @@
 
 const state = { question: "", graphFor: null, treeLoaded: false, cy: null };
 
-// A token given once as ?token=… (a server bound beyond localhost) is sent on every API call.
-const token = new URLSearchParams(location.search).get("token") || sessionStorage.getItem("hopgraph-token");
-if (token) sessionStorage.setItem("hopgraph-token", token);
-
+// A server with a token (bound beyond localhost) is opened once at /?token=…: it sets an HttpOnly
+// session cookie, which the browser sends with every call below; this script never sees the token.
 async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  const response = await fetch(path, { ...options, headers });
+  const headers = { "Content-Type": "application/json" };
+  const response = await fetch(path, { ...options, headers, credentials: "same-origin" });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(errorText(body) || `${response.status} ${response.statusText}`);
   return body;
@@ -119,20 +117,46 @@ function renderAnswer(answer) {
     answer.note ? el("p", { class: "note" }, answer.note) : null);
 }
 
-function renderRoute(route, method) {
+function renderRoute(route, method, routedMode) {
   const signals = Object.entries(route.signals).filter(([, v]) => v && (!Array.isArray(v) || v.length));
+  const elsewhere = routedMode !== "search";  // `hopgraph ask` would not answer with a search
   fill("route", "Router",
     el("p", {}, el("strong", {}, route.kind), ` → ${route.method} `,
       el("span", { class: "badge" }, route.used ? `used: ${method}` : "shown only (a method was chosen)")),
+    el("p", { class: "routed-mode" }, elsewhere
+      ? `The router sends this question to ${routedMode} mode, not to a search.`
+      : `The router sends this question to a search with ${route.method}.`),
     el("p", {}, `Why (${route.decided_by}): ${route.reason}`),
     signals.length ? el("p", { class: "meta" }, "signals: " + signals.map(([k, v]) =>
-      `${k} = ${Array.isArray(v) ? v.join(", ") : v}`).join(" · ")) : null);
+      `${k} = ${Array.isArray(v) ? v.join(", ") : v}`).join(" · ")) : null,
+    elsewhere ? el("button", { type: "button", id: "routed-answer", onclick: () => askRouted(routedMode) },
+      `Answer in ${routedMode} mode`) : null,
+    el("div", { id: "routed-result" }));
+  document.getElementById("stages-note").textContent = elsewhere
+    ? `The answer and stages below are those of a search with ${method}: what retrieval finds for the question, ` +
+      `not how ${routedMode} mode answers it.`
+    : `The answer and stages below are those of the search with ${method}.`;
+}
+
+// The routed mode's own answer, on request: global search may call the LLM and store what it builds.
+async function askRouted(mode) {
+  const out = document.getElementById("routed-result");
+  out.replaceChildren(el("p", { class: "empty" }, `Asking in ${mode} mode…`));
+  try {
+    const answer = await api("/ask", { method: "POST", body: JSON.stringify({ question: state.question, mode }) });
+    out.replaceChildren(...[el("h3", {}, `${answer.mode} mode's answer`),
+      el("div", { class: "answer-text" }, answer.answer.text.split("\n").map((line) => el("p", {}, withCitations(line)))),
+      el("p", { class: "meta" }, `written by ${answer.answer.writer || "nobody"} · ${answer.why}`),
+      answer.note ? el("p", { class: "note" }, answer.note) : null].filter(Boolean));
+  } catch (err) {
+    out.replaceChildren(el("p", { class: "error" }, err.message));
+  }
 }
 
 function renderStages(data) {
   const s = data.stages;
   renderAnswer(data.answer);
-  renderRoute(s.route, s.method);
+  renderRoute(s.route, s.method, data.routed_mode);
   fill("vector", "Vector hits", rankedTable(s.vector));
   fill("bm25", "BM25 hits", rankedTable(s.bm25));
   fill("fusion", "Fusion", el("p", { class: "meta" }, s.fusion_detail), rankedTable(s.fusion, true));

@@ -21,6 +21,9 @@ UPSERT_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO 
 # batch of facts, or after an index run withdrew chunks that stated facts) leaves it set, so the
 # next write rebuilds the graph before anything else.
 GRAPH_BEHIND = "graph_behind_facts"
+# A fresh value in every transaction that replaces the knowledge graph, as `generation` is in every
+# index run: how a process holding the graph in memory (`hopgraph serve`) sees another rebuild it.
+GRAPH_GENERATION = "graph_generation"
 
 
 class DocumentTables(Tables):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import asdict
 
@@ -21,7 +22,7 @@ from hopgraph.records.knowledge import (
     Relation,
     Source,
 )
-from hopgraph.store.sql.documents import GRAPH_BEHIND, UPSERT_META
+from hopgraph.store.sql.documents import GRAPH_BEHIND, GRAPH_GENERATION, UPSERT_META
 from hopgraph.store.sql.tables import Tables
 
 
@@ -118,6 +119,7 @@ class KnowledgeTables(Tables):
                           "entity_sources", "entities"):
                 self._db.execute(f"DELETE FROM {table}")
             self._db.execute("DELETE FROM meta WHERE key = ?", (GRAPH_BEHIND,))
+            self._db.execute(UPSERT_META, (GRAPH_GENERATION, uuid.uuid4().hex))
             self._db.executemany(
                 "INSERT INTO entities (id, name, type, description, aliases) VALUES (?, ?, ?, ?, ?)",
                 [(e.id, e.name, e.type, e.description, json.dumps(e.aliases)) for e in graph.entities.values()])
