@@ -9,9 +9,7 @@ below exactly the data it needs.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,20 +24,17 @@ from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
 from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
-from hopgraph.llm import LLMCache, LLMClient, StepUsage, usage_since
+from hopgraph.llm import LLMCache, LLMClient, StepUsage
 from hopgraph.query import ask as modes
-from hopgraph.query.answer import llm_answer_from_hits, spend_of, with_dropped
+from hopgraph.query.answering import answer_question
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
-from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
-from hopgraph.query.iterative import IterativeBudget, iterative_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
 from hopgraph.query.local import GraphView, LocalBudget, LocalResult, local_search
 from hopgraph.query.paths import Follow, find_paths
 from hopgraph.query.themes import ChunksOf
-from hopgraph.query.walks import ask_walk
-from hopgraph.records.answers import Answer, Spend
+from hopgraph.records.answers import Answer
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
@@ -132,6 +127,11 @@ class HopGraph:
                                   timeout=self.settings.llm_timeout,
                                   max_concurrency=self.settings.llm_concurrency, cache=cache)
         return self._llm
+
+    @property
+    def llm_usage(self) -> dict[str, StepUsage]:
+        """What the LLM client has spent so far, by step ({} before the first call)."""
+        return self._llm.usage if self._llm else {}
 
     def _llm_if_configured(self) -> LLMClient | None:
         return self.llm() if self.has_llm else None
@@ -262,69 +262,7 @@ class HopGraph:
         best sentences, query/extractive.py) unless `answer` is False. `limits` bound this question
         only. Every mode returns the same `Answer`. Bad input raises InputError before any work is
         done; the LLM calls of one question share the `llm_deadline`."""
-        question, mode, limits = check_question(question), modes.check_mode(mode), limits or modes.NO_LIMITS
-        started, before = time.perf_counter(), self._llm.usage if self._llm else {}
-        if method is not None:
-            mode = "search" if mode == "auto" else mode
-            if method.strip().lower() != AUTO:
-                parse_method(method)
-        client = self._llm_if_configured()
-        with client.deadline(self.settings.llm_deadline or None) if client else nullcontext():
-            if mode == "auto":
-                asked = modes.auto(question, self._route(question),
-                                   lambda why: self._answer(question, "global", why),
-                                   lambda chosen, route: self._search(question, chosen, top, limits.seeds, route))
-            else:
-                asked = self._answer(question, mode, f"--method {method or modes.DEFAULT_METHOD}"
-                                     if mode == "search" else "asked for", method, top, limits)
-            answered = time.perf_counter()
-            if answer and asked.mode == "search" and not asked.text and asked.hits:
-                self._answer_search(question, asked, limits.answer_tokens or self.settings.answer_tokens)
-        asked.used = self._spend(before, started, answered)
-        if asked.retrieval is not None:
-            asked.used.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
-        # Citations are chunk ids; a reader needs `report.pdf#p3`.
-        asked.sources = self.store.chunk_citations(asked.citations) if asked.citations else {}
-        return asked
-
-    def _spend(self, before: dict[str, StepUsage], started: float, answered: float) -> Spend:
-        used, now = usage_since(before, self._llm.usage) if self._llm else StepUsage(), time.perf_counter()
-        return spend_of(used, now - started, now - answered)
-
-    def _answer_search(self, question: str, asked: Answer, tokens: int) -> None:
-        """Search ends in an answer: the LLM's from the hits (at most `tokens` of them) when one is
-        configured, else the hits' best sentences (query/extractive.py)."""
-        hits = asked.hits
-        client = self._llm_if_configured()
-        found = (llm_answer_from_hits(client, question, hits, tokens) if client
-                 else extractive_answer(question, hits, self.embedder.embed))
-        asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
-        asked.note = with_dropped(asked.note, found.dropped)
-
-    def _answer(self, question: str, mode: str, why: str, method: str | None = None,
-                top: int | None = None, limits: modes.AskLimits = modes.NO_LIMITS) -> Answer:
-        if mode == "search":
-            return Answer(question, mode, why, self._search(question, method or modes.DEFAULT_METHOD, top,
-                                                            limits.seeds))
-        if mode in ("local", "paths"):  # live extraction of unread top hits, the walk, its fall-open
-            return ask_walk(self, question, mode, why, top, limits)
-        if mode == "iterative":
-            return self._iterative(question, why, top, limits)
-        run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
-        return modes.from_corpus(question, mode, why, run(question, None))
-
-    def _iterative(self, question: str, why: str, top: int | None, limits: modes.AskLimits) -> Answer:
-        """IRCoT: each search runs `iterative_method`; the model reads what was found and names the next."""
-        if not self.has_llm:
-            raise HopgraphError("--mode iterative needs an LLM (it picks each next search): set llm_url and llm_model")
-        method, settings = self.settings.iterative_method, self.settings
-        budget = IterativeBudget(limits.steps or settings.iterative_steps,
-                                 limits.answer_tokens or settings.answer_tokens)
-        result = iterative_search(question, lambda query: self._search(query, method, top, limits.seeds),
-                                  self.llm(), budget)
-        found = result.answer
-        return Answer(question, "iterative", why, result.retrieval, found.text, found.citations, found.mode,
-                      note=with_dropped("", found.dropped), steps=result.steps)
+        return answer_question(self, question, mode, method, top, answer, limits)
 
     def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
                seeds: int | None = None, route: Route | None = None) -> Retrieval:
