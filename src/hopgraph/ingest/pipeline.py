@@ -18,6 +18,7 @@ from pathlib import Path
 from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
 from hopgraph.ingest import sync
+from hopgraph.ingest.carry import carry_facts
 from hopgraph.ingest.chunking import chunk_document, iter_chunks
 from hopgraph.ingest.embedding import embed_missing
 from hopgraph.ingest.readers import expand_paths, read_documents
@@ -26,6 +27,7 @@ from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported onl
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
 from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
@@ -47,7 +49,9 @@ class IndexReport:
     links: int = 0
     skipped: list[Skip] = field(default_factory=list)  # files that could not be read, with the reason
     names_from: str = ""
-    titles_as_names: int = 0  # documents whose title is one of their names
+    titles_as_names: int = 0  # documents of the index whose title is one of their names
+    documents_indexed: int = 0  # documents in the index after the run (names are built over all of them)
+    facts_carried: int = 0  # facts rows moved from deleted chunks to new ones (ingest/carry.py)
     paragraphs_read: int = 0  # paragraphs parsed for names in this run (the rest were cached)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -269,8 +273,14 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
         report.names_filtered = sum(1 for n in graph.names if n.filtered)
         report.links = len(graph.links)
         report.titles_as_names = len(names.titled)
+        report.documents_indexed = len(table.titles)
         report.names_from = names_from
         return graph
+
+    def carry(rechunking: Rechunking) -> CarriedFacts:
+        carried = carry_facts(rechunking)
+        report.facts_carried = len(carried.facts)
+        return carried
 
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
     # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
@@ -278,7 +288,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
                                 "generation": uuid.uuid4().hex},
-                RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))))
+                RunRecord("index", utc_now(), lambda: json.dumps(asdict(report))), carry)
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
     return report
