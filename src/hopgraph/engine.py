@@ -146,8 +146,9 @@ class HopGraph:
         return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
-        """Withdraw documents by id, file or folder: their chunks, vectors' uses, keyword entries,
-        links, and the facts only they stated (the graph is rebuilt from what remains)."""
+        """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
+        holds, keyword entries, links, and the facts only they stated (the graph is rebuilt from what
+        remains)."""
         self._catch_up_graph()  # a remove killed after its commit is finished before "not indexed" is said
         return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
 

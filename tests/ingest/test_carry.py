@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from store_state import store_state
 from testkit import BagOfWordsEmbedder
@@ -116,9 +117,13 @@ def test_a_file_renamed_and_edited_keeps_its_imported_triple(hg, folder):
     assert ("Kestrel Friction", "SUPPLIES", "Tessaro Brakes") in {r[:3] for r in store_state(hg.store)["relations"]}
 
 
-def test_a_withdrawn_file_takes_its_facts_with_it(hg, folder):
+def test_a_withdrawn_file_takes_its_facts_and_vectors_with_it(hg, folder):
+    paid = {"a text a killed run embedded": np.ones(BagOfWordsEmbedder.dim, dtype=np.float32)}
+    hg.store.save_vectors(paid, "another-model")  # no chunk holds it yet: it is no vector of the withdrawn file
     (folder / "ravik.md").unlink()
     hg.index([folder])
-    state = store_state(hg.store)
+    state = store_state(hg.store, all_vectors=True)
     assert not [f for f in state["facts"] if f[0][0] == "Ravik Foundry"]
     assert ("Ravik Foundry", "SUPPLIES", "Tessaro Brakes") not in {r[:3] for r in state["relations"]}
+    assert set(state["all_vectors"]) == {(h, BagOfWordsEmbedder.name) for _, _, h in state["chunks"]} | \
+        {("a text a killed run embedded", "another-model")}

@@ -57,7 +57,8 @@ class DocumentStore(Protocol):
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
               run: RunRecord, carry: FactCarrier) -> GraphRows:
         """One transaction: apply the change, carry the facts of the chunks it deleted to its new
-        chunks (`carry`), rebuild the name graph over the result, write meta and run."""
+        chunks (`carry`), drop the vectors no chunk uses any more, rebuild the name graph over the
+        result, write meta and run."""
         ...
 
     def chunk_table(self) -> ChunkTable: ...

@@ -26,6 +26,10 @@ class Deleted:
     # (relation, deleted chunk, date, until, extractor)
     relation_sources: list[tuple[Any, ...]] = field(default_factory=list)
 
+    @property
+    def text_hashes(self) -> set[str]:
+        return {c.text_hash for c in self.chunks}
+
 
 def delete_chunks(db: Database, doc_id: int, deleted: Deleted) -> None:
     """A document's chunks go (their facts and the graph rows citing them by cascade), remembered in
@@ -78,3 +82,8 @@ def _relabel_sources(db: Database, deleted: Deleted, moved: dict[int, int], doc_
                    [(relation, moved[chunk], doc_of[moved[chunk]], date, until, extractor)
                     for relation, chunk, date, until, extractor in deleted.relation_sources])
 
+
+def drop_unused_vectors(db: Database, text_hashes: set[str]) -> None:
+    """Vectors (every model's) of these texts, which no chunk of the index holds any more."""
+    for part, marks in batches(sorted(text_hashes)):
+        db.execute(f"DELETE FROM vectors WHERE text_hash IN ({marks})", part)
