@@ -135,14 +135,15 @@ class HopGraph:
               follow_links: bool = False) -> IndexReport:
         """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
-        them: an InputError), as are a folder's links to files outside it unless `follow_links`."""
+        them: an InputError), as are a folder's links to files or folders outside it unless
+        `follow_links` (what a link brings in is stored under its path in the folder)."""
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
         read = read_paths(paths, self.quiet, follow_links)
         if gazetteer:
             kg_build.save_gazetteer(self.store, gazetteer)
         sources = {d.source for d in read.documents}
         stored = {d.source for d in self.store.active_documents().values()}
-        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.skipped)
+        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
         return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
