@@ -162,6 +162,8 @@ class HopGraph:
                                  replace_sources, skipped, withdraw)
         if report.changed or report.links or report.names:
             self._search_index = None
+        if report.changed:  # facts carried to new chunks cite them in the store's graph now
+            self._graph_view = None
         self._catch_up_graph()
         return report
 

@@ -80,6 +80,19 @@ def test_a_renamed_file_keeps_every_fact_and_the_graph_is_only_relabelled(hg, fo
     assert ravik in cited  # the relabelled sources name the document under its new id
 
 
+def test_after_a_rename_nothing_cites_the_chunks_it_deleted(hg, folder):
+    hg.communities()
+    assert hg.knowledge_graph.relations  # the graph view is loaded before the rename
+    (folder / "ravik.md").rename(folder / "ravik_renamed.md")
+    hg.index([folder])
+    chunks = set(hg.store.chunk_docs())
+    assert {s.chunk_id for r in hg.knowledge_graph.relations for s in r.sources} <= chunks  # the view is fresh
+    # The stored community tree hashed the old chunk ids, and its reports cite them: it goes with them,
+    # as it goes with a rebuilt graph, and is made again from the relabelled graph on demand.
+    assert hg.store.community_tree() is None
+    assert {c for report in hg.reports(use_llm=False).reports for f in report.findings for c in f.chunk_ids} <= chunks
+
+
 def test_an_edited_chunk_loses_its_own_facts_only_and_its_imported_triple_moves_with_it(hg, folder, monkeypatch):
     before = store_state(hg.store)
     calls = rebuilds(hg, monkeypatch)

@@ -75,6 +75,12 @@ def carry_facts(db: Database, deleted: Deleted, table: ChunkTable, carry: FactCa
 
 
 def _relabel_sources(db: Database, deleted: Deleted, moved: dict[int, int], doc_of: dict[int, int]) -> None:
+    """The graph's rows cite the new chunks. The community tree hashed the old ones and its reports
+    cite them: it goes, as it goes with a rebuilt graph (reports stay: a community whose relations
+    cite no moved chunk finds its report again by content hash)."""
+    if deleted.relation_sources:
+        for table in ("community_members", "communities"):
+            db.execute(f"DELETE FROM {table}")
     db.executemany("INSERT INTO entity_sources (entity_id, chunk_id) VALUES (?, ?)",
                    [(entity, moved[chunk]) for entity, chunk in deleted.entity_sources])
     db.executemany("INSERT INTO relation_sources (relation_id, chunk_id, doc_id, date, until, extractor) "
