@@ -64,3 +64,11 @@ def test_the_successor_of_a_withdrawn_document_shares_most_texts_else_its_title(
     new = [NewChunk(5, 20, "a", ""), NewChunk(6, 21, "a", ""), NewChunk(7, 21, "b", ""), NewChunk(8, 22, "y", "")]
     change = Rechunking(old, new, withdrawn={10: "Ten", 11: "Eleven"}, created={20: "Ten", 21: "x", 22: "Eleven"})
     assert successors(change) == {10: 21, 11: 22}
+
+
+def test_a_shared_boilerplate_paragraph_makes_no_successor():
+    old = [OldChunk(1, 10, "a"), OldChunk(2, 10, "b"), OldChunk(3, 10, "c"),
+           OldChunk(4, 10, "footer", (said(4, TRIPLES, ("A", "B")),))]
+    new = [NewChunk(5, 20, "x", "A and B."), NewChunk(6, 20, "footer", "Signed.")]
+    change = Rechunking(old, new, withdrawn={10: "Deleted"}, created={20: "Unrelated"})
+    assert successors(change) == {} and carry_facts(change).facts == []  # the deleted file's triple goes

@@ -70,8 +70,9 @@ def carry_facts(change: Rechunking) -> CarriedFacts:
 
 def successors(change: Rechunking) -> dict[int, int]:
     """Old document id → the document that goes on for it: itself when it was re-chunked in place (an
-    edit), else the document this change created that shares most chunk texts with it (a renamed
-    file, maybe edited too), else the one it created under the same title."""
+    edit), else the document this change created that shares most chunk texts with it, at least half
+    of its own (a renamed file, maybe edited too; a shared boilerplate paragraph makes no successor),
+    else the one it created under the same title."""
     heirs = {doc: doc for doc in {c.doc_id for c in change.inserted} if doc not in change.created}
     texts_of: dict[int, set[str]] = defaultdict(set)
     for chunk in change.inserted:
@@ -84,7 +85,7 @@ def successors(change: Rechunking) -> dict[int, int]:
     for doc, title in change.withdrawn.items():
         shared = {new: len(old_texts[doc] & texts) for new, texts in texts_of.items()}
         best = max(shared, key=lambda new: (shared[new], change.created[new] == title, -new), default=None)
-        if best is not None and shared[best]:
+        if best is not None and shared[best] and 2 * shared[best] >= len(old_texts[doc]):
             heirs[doc] = best
         elif titled[title] == 1:
             heirs[doc] = next(new for new in texts_of if change.created[new] == title)
