@@ -89,7 +89,10 @@ def _relabel_sources(db: Database, deleted: Deleted, moved: dict[int, int], doc_
                     for relation, chunk, date, until, extractor in deleted.relation_sources])
 
 
-def drop_unused_vectors(db: Database, text_hashes: set[str]) -> None:
-    """Vectors (every model's) of these texts, which no chunk of the index holds any more."""
-    for part, marks in batches(sorted(text_hashes)):
+def drop_unused_vectors(db: Database, deleted: Deleted, table: ChunkTable) -> None:
+    """Vectors (every model's) of the texts of `deleted` chunks that no chunk of the index (`table`,
+    after the change) holds any more."""
+    if not deleted.chunks:  # most runs delete nothing: no set of every active text to build
+        return
+    for part, marks in batches(sorted(deleted.text_hashes - set(table.text_hashes))):
         db.execute(f"DELETE FROM vectors WHERE text_hash IN ({marks})", part)

@@ -31,7 +31,7 @@ class DocumentTables(Tables):
             carrying.carry_facts(self._db, deleted, table, carry)
             # Vectors are a cache of texts the index holds: those of deleted chunks whose text no chunk
             # holds now go (never those of other texts, such as a killed run's, paid for and not yet used).
-            carrying.drop_unused_vectors(self._db, deleted.text_hashes - set(table.text_hashes))
+            carrying.drop_unused_vectors(self._db, deleted, table)
             graph = build_graph(table)
             self._replace_graph(graph)
             self._db.executemany(UPSERT_META, list(meta.items()))
