@@ -39,6 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 import scale_postgres
+from hopgraph.ingest.carry import carry_facts
 from hopgraph.records.documents import Chunk, Document, DocumentChange, RunRecord, utc_now
 from hopgraph.records.names import GraphRows, Name
 from hopgraph.records.retrieval import Budget
@@ -143,7 +144,7 @@ def build_store(location: str, corpus: Corpus) -> dict[str, float]:
     saved = time.perf_counter()
     store.apply(DocumentChange(upserts=upserts), lambda table: synthetic_graph(table, corpus),
                 {"graph_signature": "synthetic", "embedder": MODEL, "generation": uuid.uuid4().hex},
-                RunRecord("index", utc_now(), lambda: "{}"))
+                RunRecord("index", utc_now(), lambda: "{}"), carry_facts)
     store.close()
     return {"generate_s": generated - started, "vectors_write_s": saved - generated,
             "apply_s": time.perf_counter() - saved}

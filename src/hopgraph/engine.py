@@ -148,19 +148,21 @@ class HopGraph:
               follow_links: bool = False) -> IndexReport:
         """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
-        them: an InputError), as are a folder's links to files outside it unless `follow_links`."""
+        them: an InputError), as are a folder's links to files or folders outside it unless
+        `follow_links` (what a link brings in is stored under its path in the folder)."""
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
         read = read_paths(paths, self.quiet, follow_links)
         if gazetteer:
             kg_build.save_gazetteer(self.store, gazetteer)
         sources = {d.source for d in read.documents}
         stored = {d.source for d in self.store.active_documents().values()}
-        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.skipped)
+        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
         return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
-        """Withdraw documents by id, file or folder: their chunks, vectors' uses, keyword entries,
-        links, and the facts only they stated (the graph is rebuilt from what remains)."""
+        """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
+        holds, keyword entries, links, and the facts only they stated (the graph is rebuilt from what
+        remains)."""
         self._catch_up_graph()  # a remove killed after its commit is finished before "not indexed" is said
         return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
 
@@ -173,6 +175,8 @@ class HopGraph:
                                  replace_sources, skipped, withdraw)
         if report.changed or report.links or report.names:
             self._search_index = None
+        if report.changed:  # facts carried to new chunks cite them in the store's graph now
+            self._graph_view = None
         self._catch_up_graph()
         return report
 

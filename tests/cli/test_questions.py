@@ -93,6 +93,20 @@ def test_index_summary_counts_the_added_documents(workdir: Path):
     assert "1 links" in result.stdout
 
 
+def test_index_summary_counts_titles_among_the_documents_of_the_index(workdir: Path):
+    """Names are built over the whole index: a run that reads one file of three says so of all three."""
+    for name, title in (("a.md", "Ravik Foundry"), ("b.md", "Tessaro Brakes")):
+        (workdir / "first").mkdir(exist_ok=True)
+        (workdir / "first" / name).write_text(f"# {title}\n\n{title} makes castings.\n", encoding="utf-8")
+    (workdir / "second").mkdir()
+    (workdir / "second" / "c.md").write_text("# Kestrel Friction\n\nKestrel Friction makes pads.\n",
+                                             encoding="utf-8")
+    invoke("index", str(workdir / "first"), "--store", "three.db", "--quiet")
+    result = invoke("index", str(workdir / "second"), "--store", "three.db", "--quiet")
+    assert "1 documents read" in result.stdout
+    assert "titles of 3 of the 3 documents in the index are names too" in result.stdout
+
+
 def test_ask_json_prints_hits_with_how_each_was_found(store: Path):
     result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--json", "--quiet")
     asked = json.loads(result.stdout)

@@ -1,7 +1,8 @@
 """Crash safety: a real child process is killed with SIGKILL during embedding, inside the index run's
-final write, during extraction, between a `remove`'s commit and its graph rebuild, and inside the
-community tree's write; the next run resumes and ends where an uninterrupted run ends —
-the same store row for row (store_state), with no embedding paid twice."""
+final write (of a first run, and of one that carries facts to new chunks), during extraction, between
+a `remove`'s commit and its graph rebuild, and inside the community tree's write; the next run
+resumes and ends where an uninterrupted run ends — the same store row for row (store_state), with no
+embedding paid twice."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from crash_run import doomed
+from crash_run import doomed, rechunked
 from store_state import store_state
 from testkit import REPO, BagOfWordsEmbedder
 
@@ -107,6 +108,24 @@ def test_a_remove_killed_before_its_graph_rebuild_is_finished_by_the_next_run(do
         assert not hg.store.graph_behind_facts()
         assert store_state(hg.store) == removed
         assert all(r.sources for r in hg.store.knowledge_graph().relations)
+
+
+def test_an_index_run_that_carries_facts_killed_before_its_commit_leaves_the_store_as_it_was(docs, extracted,
+                                                                                                tmp_path):
+    whole = tmp_path / "whole.db"
+    shutil.copy(extracted, whole)
+    with HopGraph(str(whole), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        before = store_state(hg.store)
+        assert hg.index_documents(rechunked(docs)).facts_carried  # something to carry
+        carried = store_state(hg.store, all_vectors=True)
+    store = tmp_path / "crashed.db"
+    killed_run(store, docs, "rechunk")
+    embedder = BagOfWordsEmbedder()
+    with HopGraph(str(store), Settings(), embedder=embedder, quiet=True) as hg:
+        assert store_state(hg.store) == before and not hg.store.graph_behind_facts()  # facts and all
+        hg.index_documents(rechunked(docs))
+        assert store_state(hg.store, all_vectors=True) == carried
+        assert embedder.texts == []  # the killed run's vector of the added paragraph was committed
 
 
 @pytest.mark.parametrize("where", ["communities", "communities-committed"])

@@ -1,6 +1,6 @@
 """A folder is the truth: deleted and renamed files are withdrawn on the next run, a renamed file's
-vectors are found again, links out of the folder are not followed unless asked, and `remove`
-withdraws documents by id, file or folder."""
+vectors are found again, links out of the folder (to files or folders) are not followed unless
+asked, and what they bring in goes with the link; `remove` withdraws documents by id, file or folder."""
 
 from __future__ import annotations
 
@@ -74,7 +74,46 @@ def test_a_link_to_a_file_outside_the_folder_is_followed_only_on_request(hg, fol
     assert [Path(s.path).name for s in report.skipped] == ["link.md"]
     assert "outside the folder (--follow-links" in report.skipped[0].reason
     hg.index([folder], follow_links=True)
-    assert "private.md" in sources(hg)  # stored under the resolved path of the file it names
+    assert "link.md" in sources(hg)  # stored under its path in the folder, not the one it resolves to
+    assert hg.store.chunk_table().texts.count("Private notes about Ravik Foundry.") == 1
+
+
+def test_a_followed_link_is_withdrawn_when_it_is_deleted_and_kept_when_it_is_not_followed(hg, folder, tmp_path):
+    outside = tmp_path / "private.md"
+    outside.write_text("Private notes about Ravik Foundry.", encoding="utf-8")
+    os.symlink(outside, folder / "link.md")
+    hg.index([folder], follow_links=True)
+    report = hg.index([folder])  # not followed this time: skipped, and what it brought in stays
+    assert "link.md" in sources(hg) and report.withdrawn == 0 and len(report.skipped) == 1
+    (folder / "link.md").unlink()
+    report = hg.index([folder], follow_links=True)
+    assert sources(hg) == set(TEXTS) and report.withdrawn == 1
+    assert outside.exists()  # the file the link named is not the folder's to withdraw
+
+
+def test_remove_names_a_followed_link_by_its_path_in_the_folder(hg, folder, tmp_path, monkeypatch):
+    (tmp_path / "private.md").write_text("Private notes about Ravik Foundry.", encoding="utf-8")
+    os.symlink(tmp_path / "private.md", folder / "link.md")
+    hg.index([folder], follow_links=True)
+    monkeypatch.chdir(folder)
+    assert hg.remove(["link.md"]).withdrawn == 1 and sources(hg) == set(TEXTS)
+
+
+def test_a_linked_folder_is_walked_on_request_once_and_never_in_a_loop(hg, folder, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.md").write_text("Kestrel Friction opened a plant in Hosur.", encoding="utf-8")
+    os.symlink(elsewhere, folder / "linked")
+    os.symlink(folder, folder / "loop")  # a link to the folder itself
+    os.symlink(folder / "linked", folder / "again")  # a second way into the linked folder
+    report = hg.index([folder])
+    assert sources(hg) == set(TEXTS) and [Path(s.path).name for s in report.skipped] == ["again", "linked"]
+    hg.index([folder], follow_links=True)
+    notes = [d.source for d in hg.store.active_documents().values() if d.source.endswith("notes.md")]
+    assert notes == [str(folder.resolve() / "again" / "notes.md")]  # once, under its first path in the folder
+    os.remove(folder / "again")
+    os.remove(folder / "linked")
+    assert hg.index([folder], follow_links=True).withdrawn == 1 and sources(hg) == set(TEXTS)
 
 
 def test_remove_by_id_file_or_folder(hg, folder):

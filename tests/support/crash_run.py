@@ -8,7 +8,9 @@ final write transaction, after its documents and chunks are written and before t
 cache and before that batch's facts are committed; `remove` — after the no-LLM graph is built, a
 `remove` of two documents whose withdrawal is committed and whose graph rebuild has not started;
 `communities` — inside the transaction that writes the community tree, before its commit;
-`communities-committed` — just after that transaction's commit. SIGKILL
+`communities-committed` — just after that transaction's commit; `rechunk` — after the no-LLM graph
+is built, inside the final write of an index run that edits one document and moves another (`rechunked`),
+once its facts are carried and before the commit. SIGKILL
 is what `kill -9` and the OOM killer send: no handler, no cleanup, no flush."""
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from testkit import BagOfWordsEmbedder
@@ -45,6 +48,26 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def rechunked(docs: list[Document]) -> list[Document]:
+    """The documents with the first one edited (a paragraph added: its first chunk unchanged) and the
+    second moved to another source (withdrawn and added again, same text)."""
+    first, second = docs[0], docs[1]
+    return [replace(first, text=first.text + "\n\nA paragraph added later."),
+            replace(second, source=second.source + "-moved"), *docs[2:]]
+
+
+def die_inside_apply(hg: HopGraph) -> None:
+    """The next index run's final write is killed once its rows are written, before the commit."""
+    original_apply = hg.store.apply
+
+    def apply_then_die(change, build_graph, meta, run, carry):
+        def build_and_die(table):
+            build_graph(table)
+            die()  # the documents, chunks, carried facts and graph rows are written, the commit is not
+        return original_apply(change, build_and_die, meta, run, carry)
+    hg.store.apply = apply_then_die
+
+
 def main() -> None:
     store, docs_file, where = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
     docs = [Document(**d) for d in json.loads(docs_file.read_text(encoding="utf-8"))]
@@ -65,14 +88,7 @@ def main() -> None:
     with HopGraph(store, settings if where == "backfill" else Settings(), embedder=BagOfWordsEmbedder(),
                   quiet=True) as hg:
         if where == "apply":
-            original_apply = hg.store.apply
-
-            def apply_then_die(change, build_graph, meta, run):
-                def build_and_die(table):
-                    build_graph(table)
-                    die()  # the documents, chunks and graph rows are written, the commit is not
-                return original_apply(change, build_and_die, meta, run)
-            hg.store.apply = apply_then_die
+            die_inside_apply(hg)
         hg.index_documents(docs)
         if where == "extract":
             original_save = hg.store.save_facts
@@ -82,8 +98,11 @@ def main() -> None:
                 die()
             hg.store.save_facts = save_then_die
             hg.extract_without_llm()
-        if where == "remove" or where.startswith("communities"):
+        if where in ("remove", "rechunk") or where.startswith("communities"):
             hg.extract_without_llm()
+        if where == "rechunk":
+            die_inside_apply(hg)
+            hg.index_documents(rechunked(docs))
         if where == "remove":
             hg.build_graph = lambda *args, **kwargs: die()  # the withdrawal is committed, the rebuild not
             hg.remove(doomed(hg.store))

@@ -12,7 +12,9 @@ from typing import Any
 from hopgraph.store import Store
 
 
-def store_state(store: Store, model: str | None = None) -> dict[str, Any]:
+def store_state(store: Store, model: str | None = None, all_vectors: bool = False) -> dict[str, Any]:
+    """`model`: also the active chunks' texts that have its vector. `all_vectors`: also every stored
+    vector row, (text hash, model), used by a chunk or not — what a withdrawal must not leave behind."""
     table = store.chunk_table()
     chunk = {int(i): (table.titles[int(d)], o, h)
              for i, d, o, h in zip(table.ids.tolist(), table.doc_ids.tolist(), table.ords, table.text_hashes,
@@ -31,6 +33,8 @@ def store_state(store: Store, model: str | None = None) -> dict[str, Any]:
     }
     if model:
         state["vectors"] = sorted(store.cached_vectors(table.text_hashes, model))
+    if all_vectors:  # the vector cache has no "list everything" in the store protocols: read the table
+        state["all_vectors"] = sorted(tuple(row) for row in store._db.execute("SELECT text_hash, model FROM vectors"))
     return state
 
 

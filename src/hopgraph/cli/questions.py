@@ -47,8 +47,9 @@ def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.tx
 
 def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, files or folders.")],
            store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
-    """Withdraw documents: their chunks, keyword entries and links, and the relations only they
-    stated. A target that names no indexed document is an error, and nothing is withdrawn."""
+    """Withdraw documents: their chunks, the vectors of texts no other chunk holds, keyword entries and
+    links, and the relations only they stated. A target that names no indexed document is an error,
+    and nothing is withdrawn."""
     with open_hopgraph(store, quiet) as hg:
         report = hg.remove(targets)
         if as_json:

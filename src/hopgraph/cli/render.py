@@ -74,6 +74,7 @@ def describe_names(report: IndexReport) -> str:
     if report.names_from == "titles":
         return f"names from titles: the titles of all {report.titles_as_names} documents (no text read)"
     read = f"{report.paragraphs_read} new paragraphs read in {report.seconds.get('read_names', 0.0):.1f} s"
-    titles = (f"; titles of {report.titles_as_names} of {report.documents} documents are names too "
-              f"(a heading, metadata, an HTML title, or a record title its text mentions; never a file stem)")
+    # Names are built over every document of the index, not only those this run read: count those.
+    titles = (f"; titles of {report.titles_as_names} of the {report.documents_indexed} documents in the index are "
+              "names too (a heading, metadata, an HTML title, or a record title its text mentions; never a file stem)")
     return f"names from {report.names_from}: every chunk's text ({read}){titles if report.names_from != 'text' else ''}"

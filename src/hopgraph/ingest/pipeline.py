@@ -18,14 +18,16 @@ from pathlib import Path
 from hopgraph.config import Settings
 from hopgraph.errors import InputError, UnreadableFile
 from hopgraph.ingest import sync
+from hopgraph.ingest.carry import carry_facts
 from hopgraph.ingest.chunking import chunk_document, iter_chunks
 from hopgraph.ingest.embedding import embed_missing
-from hopgraph.ingest.readers import expand_paths, read_documents
+from hopgraph.ingest.readers import expand_paths, read_documents, supported
 from hopgraph.ingest.spill import SpilledChunks
 from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported only when texts are parsed
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
 from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
@@ -47,7 +49,9 @@ class IndexReport:
     links: int = 0
     skipped: list[Skip] = field(default_factory=list)  # files that could not be read, with the reason
     names_from: str = ""
-    titles_as_names: int = 0  # documents whose title is one of their names
+    titles_as_names: int = 0  # documents of the index whose title is one of their names
+    documents_indexed: int = 0  # documents in the index after the run (names are built over all of them)
+    facts_carried: int = 0  # facts rows moved from deleted chunks to new ones (ingest/carry.py)
     paragraphs_read: int = 0  # paragraphs parsed for names in this run (the rest were cached)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -86,10 +90,12 @@ def chunking_key(settings: Settings) -> str:
 
 @dataclass
 class ReadResult:
-    """What step 1 found: the documents, and the files it skipped with the reason."""
+    """What step 1 found: the documents, the files it skipped with the reason, and the sources of
+    those skipped (what an earlier run indexed from them stays)."""
 
     documents: list[Document]
     skipped: list[Skip]
+    kept: set[str] = field(default_factory=set)
 
 
 SKIPS_NAMED = 5  # reasons named in the one-line error when every file was skipped
@@ -100,43 +106,44 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True, follow_links: bo
 
     A file that cannot be read (empty, encrypted, broken, not UTF-8, no text layer, …) is skipped
     with its reason and the others are read; nothing is written for it, and what an earlier run
-    indexed from it stays. So is a folder's link to a file outside it, unless `follow_links`. A
-    missing path or an unsupported file named directly is a usage error; so is a run where every
-    file was skipped: there is nothing to index."""
-    files: list[Path] = []
-    skipped: list[Skip] = []
+    indexed from it stays. So is a folder's link to a file or folder outside it, unless
+    `follow_links` (ingest/sync.py). A missing path or an unsupported file named directly is a usage
+    error; so is a run where every file was skipped: there is nothing to index."""
+    files: list[tuple[Path, str]] = []
+    result = ReadResult([], [])
     for path in paths:
-        found = expand_paths([path])
-        if Path(path).is_dir() and not follow_links:
-            found, links = sync.outside_links(found, Path(path))
-            skipped += links
-        files += found
+        if Path(path).is_dir():
+            found = sync.folder_files(Path(path), supported, follow_links)
+            files += found.files
+            result.skipped += found.skipped
+            result.kept |= found.kept
+        else:
+            files += [(file, str(file.resolve())) for file in expand_paths([path])]
     files = _once_each(files)
-    links_skipped = len(skipped)
-    docs: list[Document] = []
-    for path in bar_over(files, "reading", quiet):
+    links_skipped = len(result.skipped)
+    for path, source in bar_over(files, "reading", quiet):
         try:
-            docs.extend(_by_absolute_path(read_documents(path), path))
+            result.documents.extend(_stored_under(read_documents(path), path, source))
         except UnreadableFile as err:
-            skipped.append(Skip(err.path, err.reason))
-    if skipped and len(skipped) == len(files) + links_skipped:  # every file named was skipped
-        raise InputError(_nothing_readable(skipped))
-    return ReadResult(docs, skipped)
+            result.skipped.append(Skip(err.path, err.reason))
+            result.kept.add(source)
+    if result.skipped and len(result.skipped) == len(files) + links_skipped:  # every file named was skipped
+        raise InputError(_nothing_readable(result.skipped))
+    return result
 
 
-def _once_each(files: list[Path]) -> list[Path]:
+def _once_each(files: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
     """The files in order, a file named twice (a link beside what it links to) only the first time."""
-    first: dict[Path, Path] = {}
-    for path in files:
-        first.setdefault(path.resolve(), path)
+    first: dict[Path, tuple[Path, str]] = {}
+    for path, source in files:
+        first.setdefault(path.resolve(), (path, source))
     return list(first.values())
 
 
-def _by_absolute_path(docs: list[Document], path: Path) -> list[Document]:
-    """The documents with the file's absolute path as their source: `docs/a.md` and `./docs/a.md`
-    are one source whatever the working folder (messages keep the path as typed)."""
-    absolute = str(path.resolve())
-    return [replace(d, source=absolute) if d.source == str(path) else d for d in docs]
+def _stored_under(docs: list[Document], path: Path, source: str) -> list[Document]:
+    """The documents with the source the file is stored under: its absolute path, so `docs/a.md`
+    and `./docs/a.md` are one source whatever the working folder (messages keep the path as typed)."""
+    return [replace(d, source=source) if d.source == str(path) else d for d in docs]
 
 
 def _nothing_readable(skipped: list[Skip]) -> str:
@@ -269,8 +276,14 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
         report.names_filtered = sum(1 for n in graph.names if n.filtered)
         report.links = len(graph.links)
         report.titles_as_names = len(names.titled)
+        report.documents_indexed = len(table.titles)
         report.names_from = names_from
         return graph
+
+    def carry(rechunking: Rechunking) -> CarriedFacts:
+        carried = carry_facts(rechunking)
+        report.facts_carried = len(carried.facts)
+        return carried
 
     report.chunks_written = sum(len(chunks) for _, _, chunks in change.upserts)
     # `build` runs inside apply, before the meta is written, so the names it stores go in with it.
@@ -279,7 +292,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
                                 "generation": uuid.uuid4().hex},
                 RunRecord("remove" if withdraw and not docs else "index", utc_now(),
-                          lambda: json.dumps(asdict(report))))
+                          lambda: json.dumps(asdict(report))), carry)
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
                       "names_links": graph_seconds, "total": time.perf_counter() - started}
     return report

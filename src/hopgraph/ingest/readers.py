@@ -16,7 +16,7 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 from hopgraph.errors import InputError, UnreadableFile
-from hopgraph.ingest import textfile
+from hopgraph.ingest import sync, textfile
 from hopgraph.ingest.pdf import read_pdf
 from hopgraph.ingest.word import read_docx
 from hopgraph.records.documents import Document
@@ -28,15 +28,20 @@ BINARY_READERS = {".pdf": read_pdf, ".docx": read_docx}  # each imports its opti
 SUPPORTED = TEXT_SUFFIXES | HTML_SUFFIXES | JSON_SUFFIXES | set(BINARY_READERS)
 
 
+def supported(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED
+
+
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named directly, plus the supported files inside named folders (sorted, recursive)."""
+    """Files named directly, plus the supported files inside named folders (sorted, recursive; no
+    link out of a folder followed: ingest/sync.py `folder_files`, which `index` calls itself)."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             raise InputError(f"no such file or folder: {path}")
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED))
+            files.extend(file for file, _ in sync.folder_files(path, supported).files)
         elif path.suffix.lower() not in SUPPORTED:
             raise InputError(f"{path}: unsupported file type {path.suffix or '(none)'}; "
                              f"use one of {', '.join(sorted(SUPPORTED))}")

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from hopgraph.config import Settings
+from hopgraph.ingest.carry import stating_row
 from hopgraph.ingest.pipeline import index_documents
 from hopgraph.kg.extractors.concepts import EXTRACTOR as CONCEPTS
 from hopgraph.kg.extractors.concepts import concept_facts
@@ -29,7 +30,7 @@ from hopgraph.kg.supersession import functional_set, supersede
 from hopgraph.progress import counter
 from hopgraph.records.dates import readable
 from hopgraph.records.documents import ChunkTable, Document, rows_by_document
-from hopgraph.records.knowledge import ChunkFacts, RawEntity
+from hopgraph.records.knowledge import IMPORTED, ChunkFacts, RawEntity
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.store.base import DocumentStore, KnowledgeStore, Store
 from hopgraph.text.embed import Embedder
@@ -134,7 +135,8 @@ def import_triples(store: Store, embedder: Embedder, path: Path, settings: Setti
                    quiet: bool = True) -> ImportReport:
     """Attach each triple to the chunk of its source document that states it (or a new document)."""
     parsed = read_triples(path, Vocabulary.parse(settings.entity_types, settings.relation_types))
-    generated_source = f"triples:{path.name}"
+    extractor = f"{IMPORTED}{path.name}"
+    generated_source = extractor
     doc_of = _documents_by_name(store.chunk_table(), skip_source=generated_source)
     texts = source_texts(parsed.triples)
     # Sources that are no document get one, rewritten on every import of this file (and withdrawn
@@ -147,7 +149,7 @@ def import_triples(store: Store, embedder: Embedder, path: Path, settings: Setti
     rows_of_doc = rows_by_document(table.doc_ids)
     chunk_of = {i: _stating_chunk(table, rows_of_doc[doc_of[t.source]], t.subject, t.object)
                 for i, t in enumerate(parsed.triples)}
-    store.replace_facts(f"triples:{path.name}", triple_facts(parsed.triples, chunk_of, f"triples:{path.name}"))
+    store.replace_facts(extractor, triple_facts(parsed.triples, chunk_of, extractor))
     return ImportReport(len(parsed.triples), parsed.skipped, len(missing), build_graph(store, embedder, settings))
 
 
@@ -168,13 +170,9 @@ def _documents_by_name(table: ChunkTable, skip_source: str | None = None) -> dic
 
 
 def _stating_chunk(table: ChunkTable, rows: list[int], subject: str, object_: str) -> int:
-    """The first of the document's chunk rows that mentions both ends, else either, else the first."""
-    for wanted in ((subject, object_), (subject,), (object_,), ()):
-        for row in rows:
-            text = table.texts[row].casefold()
-            if all(w.casefold() in text for w in wanted):
-                return int(table.ids[row])
-    raise AssertionError("a document always has a chunk")
+    """The chunk of the document (its rows) that states the triple; the rule is ingest/carry.py's,
+    which also re-attaches imported triples when their document is edited."""
+    return int(table.ids[rows[stating_row([table.texts[row] for row in rows], subject, object_)]])
 
 
 @dataclass(frozen=True)

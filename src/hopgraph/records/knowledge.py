@@ -7,6 +7,7 @@ source chunks) is rebuilt from them; it is held in memory with adjacency lists f
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
@@ -40,6 +41,61 @@ class ChunkFacts:
     entities: list[RawEntity] = field(default_factory=list)
     relations: list[RawRelation] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # why items were dropped (unknown type, empty name…)
+
+    def to_json(self) -> str:
+        """The payload of a stored facts row (it carries the chunk id too)."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, payload: str) -> ChunkFacts:
+        data = json.loads(payload)
+        return cls(data["chunk_id"], data["extractor"], [RawEntity(**e) for e in data["entities"]],
+                   [RawRelation(**r) for r in data["relations"]], data.get("skipped", []))
+
+
+# The extractor of imported triples is `triples:<file>`: facts a *document* states (the CSV names it),
+# attached to the chunk of it that mentions them, where other extractors' facts are what one chunk says.
+IMPORTED = "triples:"
+
+
+@dataclass(frozen=True)
+class OldChunk:
+    """A chunk an index run deletes (its document edited, renamed or withdrawn), with its facts."""
+
+    id: int
+    doc_id: int
+    text_hash: str
+    facts: tuple[ChunkFacts, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewChunk:
+    """A chunk the same run inserts."""
+
+    id: int
+    doc_id: int
+    text_hash: str
+    text: str
+
+
+@dataclass
+class Rechunking:
+    """What one index run did to chunks, for carrying facts from the old to the new (ingest/carry.py)."""
+
+    deleted: list[OldChunk]  # in document order
+    inserted: list[NewChunk]  # in document order
+    withdrawn: dict[int, str] = field(default_factory=dict)  # document id → title, of those withdrawn
+    created: dict[int, str] = field(default_factory=dict)  # document id → title, of those new to the store
+
+
+@dataclass
+class CarriedFacts:
+    """The facts rows the new chunks get. `moved` (old chunk id → new chunk id) when every fact moved
+    whole, one chunk to one: then the facts did not change but for chunk ids, and the knowledge graph
+    needs only its sources relabelled; None when any fact was dropped, copied or attached anew."""
+
+    facts: list[ChunkFacts]
+    moved: dict[int, int] | None
 
 
 @dataclass

@@ -34,7 +34,7 @@ from fastapi import Depends, Request
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.store.sql.documents import GRAPH_GENERATION
+from hopgraph.store.sql.tables import GRAPH_GENERATION
 
 T = TypeVar("T")
 Marker = tuple[str, str]  # the store's (generation, graph_generation): what a reader was loaded at

@@ -17,12 +17,14 @@ from hopgraph.llm.cache import LLMCache
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument
 from hopgraph.records.knowledge import (
+    CarriedFacts,
     ChunkFacts,
     ChunkText,
     ExtractionFailure,
     KnowledgeGraph,
     MergeCandidate,
     MergeReview,
+    Rechunking,
 )
 from hopgraph.records.names import GraphRows, NameGraph
 from hopgraph.records.stats import StoreCounts, StoredRun
@@ -30,6 +32,9 @@ from hopgraph.records.stats import StoreCounts, StoredRun
 # Builds the name-link graph over the chunk table as it will be after an index run; called by
 # `DocumentStore.apply` inside its transaction, so documents and their links change together.
 GraphBuilder = Callable[[ChunkTable], GraphRows]
+# Decides, inside the same transaction, which new chunks get the facts of the chunks an index run
+# deleted (ingest/carry.py `carry_facts`): passed in, so the store knows no extractor's rules.
+FactCarrier = Callable[[Rechunking], CarriedFacts]
 
 
 class DocumentStore(Protocol):
@@ -51,8 +56,10 @@ class DocumentStore(Protocol):
         ...
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
-              run: RunRecord) -> GraphRows:
-        """One transaction: apply the change, rebuild the graph over the result, write meta and run."""
+              run: RunRecord, carry: FactCarrier) -> GraphRows:
+        """One transaction: apply the change, carry the facts of the chunks it deleted to its new
+        chunks (`carry`), drop the vectors no chunk uses any more, rebuild the name graph over the
+        result, write meta and run."""
         ...
 
     def chunk_table(self) -> ChunkTable: ...

@@ -14,6 +14,7 @@ import pytest
 from pgkit import schema_url
 
 from hopgraph.errors import HopgraphError
+from hopgraph.ingest.carry import carry_facts
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.records.documents import RunRecord
 from hopgraph.store import open_store
@@ -148,7 +149,7 @@ def test_an_index_run_builds_one_hnsw_index_per_embedder_once(pg_url: str) -> No
     store.save_vectors({"a": np.array([1, 0, 0], np.float32), "b": np.array([0, 1, 0], np.float32)}, MODEL)
     assert hnsw() == []  # saved vectors wait for the run's end: one bulk build, not one per batch
     run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
-    store.apply(Change(upserts=[FILM]), build_name_graph, {"embedder": MODEL}, run)
+    store.apply(Change(upserts=[FILM]), build_name_graph, {"embedder": MODEL}, run, carry_facts)
     assert len(hnsw()) == 1 and "vector(3)" in hnsw()[0] and MODEL in hnsw()[0]
     assert store.ensure_vector_index(MODEL) is False  # there already
     store.close()

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from hopgraph.errors import HopgraphError, StoreBusy
+from hopgraph.ingest.carry import carry_facts
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord
 from hopgraph.records.names import GraphRows
@@ -34,7 +35,7 @@ def no_graph(_: ChunkTable) -> GraphRows:
 
 def apply(store: Store, change: DocumentChange, build: GraphBuilder = build_name_graph) -> GraphRows:
     run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
-    return store.apply(change, build, {"graph_signature": "sig"}, run)
+    return store.apply(change, build, {"graph_signature": "sig"}, run, carry_facts)
 
 
 def table_state(table: ChunkTable) -> tuple:
@@ -93,7 +94,7 @@ def test_failing_graph_builder_leaves_everything_as_before(store: Store) -> None
     film_id = store.active_documents()[("src", "Big Stone Gap (film)")].id
     change = DocumentChange(upserts=[author_changed, VILLAGE], withdrawn=[film_id])
     with pytest.raises(RuntimeError, match="graph builder failed"):
-        store.apply(change, broken, {"graph_signature": "other"}, ("index", "t", "{}"))
+        store.apply(change, broken, {"graph_signature": "other"}, ("index", "t", "{}"), carry_facts)
 
     after = (table_state(store.chunk_table()), store.active_documents(), store.name_graph(), store.meta(),
              count_rows(store, "runs"))
@@ -105,7 +106,7 @@ def test_store_is_usable_after_a_rolled_back_apply(store: Store) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        store.apply(DocumentChange(upserts=[FILM]), broken, {}, ("index", "t", "{}"))
+        store.apply(DocumentChange(upserts=[FILM]), broken, {}, ("index", "t", "{}"), carry_facts)
     apply(store, DocumentChange(upserts=[AUTHOR]))
     assert set(store.active_documents()) == {("src", "Adriana Trigiani")}
 

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree, Finding
-from hopgraph.store.sql.documents import UPSERT_META
-from hopgraph.store.sql.tables import Tables
+from hopgraph.store.sql.tables import UPSERT_META, Tables
 
 
 class CommunityTables(Tables):

@@ -12,18 +12,9 @@ import numpy as np
 from hopgraph.errors import HopgraphError
 from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, cite, utc_now
 from hopgraph.records.names import GraphRows, NameGraph, StoredAbout, StoredLink, StoredName
-from hopgraph.store.base import GraphBuilder
-from hopgraph.store.sql.tables import Tables, batches
-
-UPSERT_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-# Set in the transaction that changes facts (written, replaced, or deleted with their chunks), cleared
-# in the one that replaces the knowledge graph: a run stopped between the two (killed after its last
-# batch of facts, or after an index run withdrew chunks that stated facts) leaves it set, so the
-# next write rebuilds the graph before anything else.
-GRAPH_BEHIND = "graph_behind_facts"
-# A fresh value in every transaction that replaces the knowledge graph, as `generation` is in every
-# index run: how a process holding the graph in memory (`hopgraph serve`) sees another rebuild it.
-GRAPH_GENERATION = "graph_generation"
+from hopgraph.store.base import FactCarrier, GraphBuilder
+from hopgraph.store.sql import carry as carrying
+from hopgraph.store.sql.tables import UPSERT_META, Tables, batches
 
 
 class DocumentTables(Tables):
@@ -33,29 +24,40 @@ class DocumentTables(Tables):
         return {(r[1], r[2]): StoredDocument(*r) for r in rows}
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
-              run: RunRecord) -> GraphRows:
+              run: RunRecord, carry: FactCarrier) -> GraphRows:
         with self._transaction():
-            self._apply_documents(change)
-            graph = build_graph(self.chunk_table())
+            deleted = self._apply_documents(change)
+            table = self.chunk_table()
+            carrying.carry_facts(self._db, deleted, table, carry)
+            # Vectors are a cache of texts the index holds: those of deleted chunks whose text no chunk
+            # holds now go (never those of other texts, such as a killed run's, paid for and not yet used).
+            carrying.drop_unused_vectors(self._db, deleted, table)
+            graph = build_graph(table)
             self._replace_graph(graph)
             self._db.executemany(UPSERT_META, list(meta.items()))
             self._db.execute("INSERT INTO runs (command, started_at, finished_at, stats) VALUES (?, ?, ?, ?)",
                              (run.command, run.started_at, utc_now(), run.stats()))
         return graph
 
-    def _apply_documents(self, change: DocumentChange) -> None:
+    def _apply_documents(self, change: DocumentChange) -> carrying.Deleted:
+        """The document rows and chunks of the change; returns what it deleted, for `apply` to carry."""
         stamp = utc_now()
+        deleted = carrying.Deleted()
         self._db.executemany("UPDATE documents SET title_source = ? WHERE id = ?",
                              [(source, doc_id) for doc_id, source in change.retitled])
         for doc_id in change.withdrawn:
-            self._delete_chunks(doc_id)
-            self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ?", (stamp, doc_id))
+            carrying.delete_chunks(self._db, doc_id, deleted)
+            title = self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ? RETURNING title",
+                                     (stamp, doc_id)).fetchone()
+            deleted.withdrawn[doc_id] = title[0] if title else ""
         for doc, content_hash, chunks in change.upserts:
-            row = self._db.execute("SELECT id FROM documents WHERE source = ? AND title = ?",
+            row = self._db.execute("SELECT id, withdrawn_at FROM documents WHERE source = ? AND title = ?",
                                    (doc.source, doc.title)).fetchone()
             if row:
                 doc_id = row[0]
-                self._delete_chunks(doc_id)
+                carrying.delete_chunks(self._db, doc_id, deleted)
+                if row[1] is not None:  # back after a withdrawal: new to the index, as a created one is
+                    deleted.created[doc_id] = doc.title
                 self._db.execute("UPDATE documents SET content_hash = ?, title_source = ?, added_at = ?, "
                                  "withdrawn_at = NULL WHERE id = ?", (content_hash, doc.title_source, stamp, doc_id))
             else:
@@ -63,18 +65,13 @@ class DocumentTables(Tables):
                     "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
                     "VALUES (?, ?, ?, ?, ?) RETURNING id",
                     (doc.source, doc.title, content_hash, stamp, doc.title_source)).fetchone()[0]
+                deleted.created[doc_id] = doc.title
+            deleted.rechunked.add(doc_id)
             self._db.executemany(
                 "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
-
-    def _delete_chunks(self, doc_id: int) -> None:
-        """A document's chunks go, and with them (cascade) the facts they stated: if there were any,
-        the knowledge graph is behind its facts from this transaction on."""
-        if self._db.execute("SELECT 1 FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE c.doc_id = ? LIMIT 1",
-                            (doc_id,)).fetchone():
-            self._db.execute(UPSERT_META, (GRAPH_BEHIND, "1"))
-        self._db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+        return deleted
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "abouts", "names"):

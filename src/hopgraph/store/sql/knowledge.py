@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import asdict
 
 from hopgraph.records.dates import readable
 from hopgraph.records.documents import utc_now
@@ -17,13 +16,10 @@ from hopgraph.records.knowledge import (
     KnowledgeGraph,
     MergeCandidate,
     MergeReview,
-    RawEntity,
-    RawRelation,
     Relation,
     Source,
 )
-from hopgraph.store.sql.documents import GRAPH_BEHIND, GRAPH_GENERATION, UPSERT_META
-from hopgraph.store.sql.tables import Tables
+from hopgraph.store.sql.tables import GRAPH_BEHIND, GRAPH_GENERATION, UPSERT_META, Tables
 
 
 class KnowledgeTables(Tables):
@@ -44,7 +40,7 @@ class KnowledgeTables(Tables):
             self._db.executemany(
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?) "
                 "ON CONFLICT (chunk_id, extractor) DO UPDATE SET payload = excluded.payload",
-                [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
+                [(f.chunk_id, f.extractor, f.to_json()) for f in facts])
             self._db.executemany("DELETE FROM extraction_failures WHERE chunk_id = ? AND extractor = ?",
                                  [(f.chunk_id, f.extractor) for f in facts])
 
@@ -55,7 +51,7 @@ class KnowledgeTables(Tables):
             self._db.execute("DELETE FROM facts WHERE extractor = ?", (extractor,))
             self._db.executemany(
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?)",
-                [(f.chunk_id, f.extractor, json.dumps(asdict(f))) for f in facts])
+                [(f.chunk_id, f.extractor, f.to_json()) for f in facts])
 
     def drop_facts(self, extractors: Sequence[str]) -> None:
         """Forget every fact of these extractors (an older version of an extractor, say)."""
@@ -108,7 +104,7 @@ class KnowledgeTables(Tables):
 
     def load_facts(self, extractors: Sequence[str] | None = None) -> list[ChunkFacts]:
         rows = self._db.execute("SELECT payload, extractor FROM facts ORDER BY chunk_id, extractor").fetchall()
-        return [_facts_from_json(payload) for payload, extractor in rows
+        return [ChunkFacts.from_json(payload) for payload, extractor in rows
                 if extractors is None or extractor in extractors]
 
     def replace_knowledge_graph(self, graph: KnowledgeGraph, reviews: Sequence[MergeCandidate]) -> None:
@@ -172,9 +168,3 @@ class KnowledgeTables(Tables):
         return {(a, b): status == "accepted" for a, b, status in self._db.execute(
             "SELECT a, b, status FROM merge_reviews WHERE status != 'pending'")}
 
-
-def _facts_from_json(payload: str) -> ChunkFacts:
-    data = json.loads(payload)
-    return ChunkFacts(data["chunk_id"], data["extractor"],
-                      [RawEntity(**e) for e in data["entities"]],
-                      [RawRelation(**r) for r in data["relations"]], data.get("skipped", []))

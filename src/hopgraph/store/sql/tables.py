@@ -17,6 +17,15 @@ from typing import Any, Protocol
 import numpy as np
 
 BATCH = 500  # ids per `IN (…)` list: well under SQLite's 999 bound parameters
+UPSERT_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# Set in the transaction that changes facts (written, replaced, or deleted with their chunks and not
+# carried whole to new ones), cleared in the one that replaces the knowledge graph: a run stopped
+# between the two (killed after its last batch of facts, or after an index run withdrew chunks that
+# stated facts) leaves it set, so the next write rebuilds the graph before anything else.
+GRAPH_BEHIND = "graph_behind_facts"
+# A fresh value in every transaction that replaces the knowledge graph, as `generation` is in every
+# index run: how a process holding the graph in memory (`hopgraph serve`) sees another rebuild it.
+GRAPH_GENERATION = "graph_generation"
 
 
 class Cursor(Protocol):
