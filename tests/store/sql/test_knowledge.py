@@ -24,7 +24,7 @@ from hopgraph.records.knowledge import (
     RawRelation,
 )
 from hopgraph.store import Store
-from hopgraph.store.sql.documents import GRAPH_GENERATION
+from hopgraph.store.sql.tables import GRAPH_GENERATION
 
 DOCS = [Document("Doc A", "Anvaya Foundry supplies Corvane Brake Systems.", "kg"),
         Document("Doc B", "Corvane Brake Systems supplies Zephyra Motors since 2022.", "kg"),
