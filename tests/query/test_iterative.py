@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -72,15 +73,19 @@ def test_the_models_next_search_is_run_and_its_answer_cites_only_chunks_it_was_g
     assert len({h.chunk_id for h in asked.hits}) == len(asked.hits)  # a chunk found twice is kept once
 
 
-def test_a_model_that_never_answers_gets_one_answer_call_over_everything_found(tmp_path, server, fake):
+def never_answering() -> Callable[[dict], Reply]:
+    """A model that never answers during the steps (each names a next search), then answers when asked to."""
     searches = iter(["Adriana Trigiani", "Greenwich Village neighborhood", "never run"])
 
     def respond(request: dict) -> Reply:
         if request["body"]["messages"][0]["content"] == search_answer.SYSTEM:
             return chat(json.dumps({"answer": "Greenwich Village", "citations": given_chunks(request)[:1]}))
         return step_reply("not yet", next_search=next(searches))
+    return respond
 
-    fake.responder = respond
+
+def test_a_model_that_never_answers_gets_one_answer_call_over_everything_found(tmp_path, server, fake):
+    fake.responder = never_answering()
     with facade(tmp_path, server[1], iterative_steps=3) as hg:
         asked = hg.ask(BSG, mode="iterative")
     systems = [r["body"]["messages"][0]["content"] for r in fake.requests]
@@ -90,14 +95,7 @@ def test_a_model_that_never_answers_gets_one_answer_call_over_everything_found(t
 
 
 def test_a_steps_limit_bounds_one_question_below_the_setting(tmp_path, server, fake):
-    searches = iter(["Adriana Trigiani", "Greenwich Village neighborhood", "never run"])
-
-    def respond(request: dict) -> Reply:
-        if request["body"]["messages"][0]["content"] == search_answer.SYSTEM:
-            return chat(json.dumps({"answer": "Greenwich Village", "citations": given_chunks(request)[:1]}))
-        return step_reply("not yet", next_search=next(searches))
-
-    fake.responder = respond
+    fake.responder = never_answering()
     with facade(tmp_path, server[1], iterative_steps=3) as hg:
         asked = hg.ask(BSG, mode="iterative", limits=AskLimits(steps=2))
     assert [s.search for s in asked.steps] == [BSG, "Adriana Trigiani"]  # 2 steps, then the answer call
