@@ -41,3 +41,12 @@ def test_an_unreachable_postgresql_url_is_one_line_exit_2(workdir, monkeypatch, 
     assert "cannot reach PostgreSQL" in err and "pw" not in err
     err = fails(monkeypatch, capsys, "ask", "anything", "--store", f"postgresql://me@127.0.0.1:{port}/db?password=topsecret")
     assert "cannot reach PostgreSQL" in err and "topsecret" not in err and "password=***" in err
+
+
+def test_a_password_in_the_url_is_never_printed_by_index_remove_or_stats(workdir, pg_url):
+    store = pg_url + "&password=topsecret"  # the test server trusts local sockets: the password goes unused
+    said = [invoke("index", str(workdir / "docs"), "--store", store),
+            invoke("index", str(workdir / "docs"), "--json", "--store", store),
+            invoke("remove", str(workdir / "docs" / "03_zephyra_contract.md"), "--store", store),
+            invoke("stats", "--json", "--store", store)]
+    assert all("topsecret" not in out and "password=***" in out for out in said)

@@ -11,7 +11,7 @@ from hopgraph.llm.cache import LLMCache
 from hopgraph.records.documents import DocumentChange, RunRecord
 from hopgraph.records.names import GraphRows
 from hopgraph.store.base import FactCarrier, GraphBuilder
-from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg
+from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg, shown
 from hopgraph.store.postgres.search import SqlSearch
 from hopgraph.store.sql.carry import Deleted
 from hopgraph.store.sql.communities import CommunityTables
@@ -36,6 +36,12 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         self._lock_timeout = lock_timeout
         self._db: PgDatabase = connect(url, create, lock_timeout)
         self._indexed_models: set[str] = set()
+
+    @property
+    def location(self) -> str:
+        """The URL without its password: what every message, `--json` result and the search
+        snapshot's folder name (a hash of it) see."""
+        return shown(self._path)
 
     def _transaction(self) -> Transaction:
         return Transaction(self._db, self._path, self._lock_timeout)
