@@ -32,10 +32,11 @@ def stats(store: StoreOpt = None,
 
 
 def store_stats(store: Store, runs: int = RUNS_SHOWN) -> StoreStats:
-    meta = store.meta()
+    meta, counts = store.meta(), store.counts()
     sizes = store.disk_bytes() | {"search_snapshot": folder_bytes(snapshot_root(store.location))}
-    return StoreStats(shown(store.location), "postgresql" if is_url(store.location) else "sqlite", store.counts(),
-                      sizes, meta.get("generation", ""), meta.get("embedder", ""), store.recent_runs(runs))
+    current = sum(r.holds_on() for r in store.knowledge_graph().relations) if counts.relations else 0
+    return StoreStats(shown(store.location), "postgresql" if is_url(store.location) else "sqlite", counts,
+                      sizes, meta.get("generation", ""), meta.get("embedder", ""), store.recent_runs(runs), current)
 
 
 def folder_bytes(folder: Path | None) -> int:
@@ -53,7 +54,8 @@ def render_stats(found: StoreStats) -> list[str]:
              f"  names      {c.names:,} ({c.names_filtered:,} filtered)",
              f"  links      {c.links:,}",
              f"  entities   {c.entities:,} ({c.pending_merges:,} merges to review)",
-             f"  relations  {c.relations:,} ({c.current_relations:,} current, {c.superseded_relations:,} superseded)",
+             f"  relations  {c.relations:,} ({found.current_relations:,} hold today, {c.superseded_relations:,} "
+             "superseded)",
              f"  communities {c.communities:,} in {c.community_levels} level(s), {c.reports:,} reports kept",
              "  on disk    " + ", ".join(f"{part} {_size(n)}" for part, n in found.bytes.items())
              + f"; total {_size(found.total_bytes)}"]

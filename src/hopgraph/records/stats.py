@@ -26,10 +26,6 @@ class StoreCounts:
     community_levels: int = 0
     reports: int = 0  # community reports kept (by content hash, every writer)
 
-    @property
-    def current_relations(self) -> int:
-        return self.relations - self.superseded_relations
-
 
 @dataclass(frozen=True)
 class StoredRun:
@@ -51,13 +47,16 @@ class StoreStats:
     generation: str = ""  # the state the last index or remove run wrote (keys the search snapshot)
     embedder: str = ""
     runs: list[StoredRun] = field(default_factory=list)  # newest first
+    # Relations that hold today (`Relation.holds_on`): neither superseded nor ended — dates the
+    # one-statement counts cannot weigh.
+    current_relations: int = 0
 
     @property
     def total_bytes(self) -> int:
         return sum(self.bytes.values())
 
     def to_json(self) -> dict[str, Any]:
-        counts = asdict(self.counts) | {"current_relations": self.counts.current_relations}
+        counts = asdict(self.counts) | {"current_relations": self.current_relations}
         return {"location": self.location, "backend": self.backend, "counts": counts,
                 "bytes": self.bytes | {"total": self.total_bytes}, "generation": self.generation,
                 "embedder": self.embedder, "runs": [asdict(run) for run in self.runs]}
