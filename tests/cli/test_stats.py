@@ -11,8 +11,8 @@ from cli_kit import fails, invoke
 
 from hopgraph.store import open_store
 
-
-ENDED = "subject,relation,object,source,date\nAnvaya Foundry,OWNS,Hosur grey-iron plant,01_anvaya_profile.md,2019/2021\n"
+ENDED = ("subject,relation,object,source,date\n"
+         "Anvaya Foundry,OWNS,Hosur grey-iron plant,01_anvaya_profile.md,2019/2021\n")
 
 
 def test_stats_json_counts_what_the_store_holds(imported: Path, workdir: Path) -> None:
