@@ -37,11 +37,19 @@ def docs():
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(docs, tmp_path_factory) -> dict:
-    path = tmp_path_factory.mktemp("whole") / "whole.db"
+def extracted(docs, tmp_path_factory) -> Path:
+    """An uninterrupted run, and the store the `remove` and `communities` runs start from: indexed,
+    with the no-LLM graph."""
+    path = tmp_path_factory.mktemp("extracted") / "extracted.db"
     with HopGraph(str(path), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
         hg.index_documents(docs)
         hg.extract_without_llm()
+    return path
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(extracted) -> dict:
+    with HopGraph(str(extracted), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
         return store_state(hg.store, BagOfWordsEmbedder.name)
 
 
@@ -79,16 +87,6 @@ def _hashes(docs) -> list[str]:
     with HopGraph(":memory:", Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as memory:
         memory.index_documents(docs)
         return memory.store.chunk_table().text_hashes
-
-
-@pytest.fixture(scope="module")
-def extracted(docs, tmp_path_factory) -> Path:
-    """The store the `remove` and `communities` runs start from: indexed, with the no-LLM graph."""
-    path = tmp_path_factory.mktemp("extracted") / "extracted.db"
-    with HopGraph(str(path), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
-        hg.index_documents(docs)
-        hg.extract_without_llm()
-    return path
 
 
 def test_a_remove_killed_before_its_graph_rebuild_is_finished_by_the_next_run(docs, extracted, tmp_path):

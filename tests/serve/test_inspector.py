@@ -9,6 +9,8 @@ import os
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -115,18 +117,28 @@ needs_chromium = pytest.mark.skipif(
            "Playwright's own browser download is not used")
 
 
-@pytest.mark.slow
-@needs_chromium
-def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_url):
-    from playwright.sync_api import expect, sync_playwright
+@contextmanager
+def asked_page(url: str) -> Iterator[Any]:
+    """The inspector in headless chromium, the sample's two-hop question asked."""
+    from playwright.sync_api import sync_playwright
 
-    linked_from, linked_to, via = LINKED
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(inspector_url + "/")
+        page.goto(url + "/")
         page.fill("#question", QUESTION)
         page.click("#ask")
+        yield page
+        browser.close()
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_url):
+    from playwright.sync_api import expect
+
+    linked_from, linked_to, via = LINKED
+    with asked_page(inspector_url) as page:
         titled = page.get_by_role("button", name=linked_to, exact=True)  # a chunk's button, not a mention
         link = page.locator("#links tbody tr").filter(has=titled)
         expect(link).to_contain_text(linked_from, timeout=120_000)
@@ -166,20 +178,14 @@ def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_u
         # the community tree, labelled
         page.click(".tab[data-view=communities]")
         expect(page.locator("#tree .community-label").first).not_to_be_empty()
-        browser.close()
 
 
 @pytest.mark.slow
 @needs_chromium
 def test_the_page_says_the_stages_are_a_search_and_asks_the_routed_mode_on_request(inspector_url):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(inspector_url + "/")
-        page.fill("#question", QUESTION)
-        page.click("#ask")
+    with asked_page(inspector_url) as page:
         expect(page.locator("#route .routed-mode")).to_have_text(
             "The router sends this question to a search with hybrid+names+links+ppr.", timeout=120_000)
         expect(page.locator("#stages-note")).to_have_text("The answer and stages below are those of the search "
@@ -195,4 +201,3 @@ def test_the_page_says_the_stages_are_a_search_and_asks_the_routed_mode_on_reque
         expect(page.locator("#routed-result h3")).to_have_text("global mode's answer", timeout=120_000)
         expect(page.locator("#routed-result .answer-text")).not_to_be_empty()
         expect(page.locator("#routed-result .answer-text .cite").first).to_be_visible()
-        browser.close()
