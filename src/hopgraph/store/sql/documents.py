@@ -5,16 +5,44 @@ reads them through the backend's `cached_vectors`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from hopgraph.errors import HopgraphError
-from hopgraph.records.documents import ChunkTable, DocumentChange, RunRecord, StoredDocument, cite, utc_now
+from hopgraph.records.documents import (
+    Chunk,
+    ChunkTable,
+    Document,
+    DocumentChange,
+    RunRecord,
+    StoredDocument,
+    cite,
+    utc_now,
+)
 from hopgraph.records.names import GraphRows, NameGraph, StoredAbout, StoredLink, StoredName
 from hopgraph.store.base import FactCarrier, GraphBuilder
 from hopgraph.store.sql import carry as carrying
 from hopgraph.store.sql.tables import UPSERT_META, Tables, batches
+
+CHUNK_COLUMNS = "doc_id, ord, text, n_tokens, text_hash, page, continues"
+
+
+def chunk_row(doc_id: int, chunk: Chunk, text_hash: str) -> tuple[Any, ...]:
+    """A chunk's values in CHUNK_COLUMNS' order."""
+    return doc_id, chunk.ord, chunk.text, chunk.n_tokens, text_hash, chunk.page, int(chunk.continues)
+
+
+def graph_tables(graph: GraphRows) -> dict[str, tuple[str, Iterator[tuple[Any, ...]]]]:
+    """Each name-graph table's columns and rows, in the order they are written (names first: the
+    others refer to them). Name ids are positions + 1."""
+    return {"names": ("id, surface, kind, doc_id, filtered",
+                      ((i + 1, n.surface, n.kind, n.doc_id, n.filtered) for i, n in enumerate(graph.names))),
+            "mentions": ("chunk_id, name_id", ((c, n + 1) for c, n in graph.mentions)),
+            "links": ("source_chunk, target_chunk, name_id, weight",
+                      ((s, t, n + 1, w) for s, t, n, w in graph.links)),
+            "abouts": ("chunk_id, name_id, weight", ((c, n + 1, w) for c, n, w in graph.abouts))}
 
 
 class DocumentTables(Tables):
@@ -42,6 +70,28 @@ class DocumentTables(Tables):
     def _apply_documents(self, change: DocumentChange) -> carrying.Deleted:
         """The document rows and chunks of the change; returns what it deleted, for `apply` to carry."""
         stamp = utc_now()
+        deleted = self._withdraw(change, stamp)
+        for doc, content_hash, chunks in change.upserts:
+            row = self._db.execute("SELECT id, withdrawn_at FROM documents WHERE source = ? AND title = ?",
+                                   (doc.source, doc.title)).fetchone()
+            if row:
+                doc_id = row[0]
+                self._replace_document(doc_id, doc, content_hash, stamp, deleted)
+                if row[1] is not None:  # back after a withdrawal: new to the index, as a created one is
+                    deleted.created[doc_id] = doc.title
+            else:
+                doc_id = self._db.execute(
+                    "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
+                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (doc.source, doc.title, content_hash, stamp, doc.title_source)).fetchone()[0]
+                deleted.created[doc_id] = doc.title
+            deleted.rechunked.add(doc_id)
+            self._db.executemany(f"INSERT INTO chunks ({CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [chunk_row(doc_id, c, text_hash) for c, text_hash in chunks])
+        return deleted
+
+    def _withdraw(self, change: DocumentChange, stamp: str) -> carrying.Deleted:
+        """The change's retitled documents relabelled and its withdrawn ones marked, their chunks deleted."""
         deleted = carrying.Deleted()
         self._db.executemany("UPDATE documents SET title_source = ? WHERE id = ?",
                              [(source, doc_id) for doc_id, source in change.retitled])
@@ -50,41 +100,21 @@ class DocumentTables(Tables):
             title = self._db.execute("UPDATE documents SET withdrawn_at = ? WHERE id = ? RETURNING title",
                                      (stamp, doc_id)).fetchone()
             deleted.withdrawn[doc_id] = title[0] if title else ""
-        for doc, content_hash, chunks in change.upserts:
-            row = self._db.execute("SELECT id, withdrawn_at FROM documents WHERE source = ? AND title = ?",
-                                   (doc.source, doc.title)).fetchone()
-            if row:
-                doc_id = row[0]
-                carrying.delete_chunks(self._db, doc_id, deleted)
-                if row[1] is not None:  # back after a withdrawal: new to the index, as a created one is
-                    deleted.created[doc_id] = doc.title
-                self._db.execute("UPDATE documents SET content_hash = ?, title_source = ?, added_at = ?, "
-                                 "withdrawn_at = NULL WHERE id = ?", (content_hash, doc.title_source, stamp, doc_id))
-            else:
-                doc_id = self._db.execute(
-                    "INSERT INTO documents (source, title, content_hash, added_at, title_source) "
-                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                    (doc.source, doc.title, content_hash, stamp, doc.title_source)).fetchone()[0]
-                deleted.created[doc_id] = doc.title
-            deleted.rechunked.add(doc_id)
-            self._db.executemany(
-                "INSERT INTO chunks (doc_id, ord, text, n_tokens, text_hash, page, continues) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(doc_id, c.ord, c.text, c.n_tokens, text_hash, c.page, int(c.continues)) for c, text_hash in chunks])
         return deleted
+
+    def _replace_document(self, doc_id: int, doc: Document, content_hash: str, stamp: str,
+                          deleted: carrying.Deleted) -> None:
+        """A stored document's old chunks deleted (remembered in `deleted`), its row updated and active."""
+        carrying.delete_chunks(self._db, doc_id, deleted)
+        self._db.execute("UPDATE documents SET content_hash = ?, title_source = ?, added_at = ?, "
+                         "withdrawn_at = NULL WHERE id = ?", (content_hash, doc.title_source, stamp, doc_id))
 
     def _replace_graph(self, graph: GraphRows) -> None:
         for table in ("links", "mentions", "abouts", "names"):
             self._db.execute(f"DELETE FROM {table}")
-        self._db.executemany(
-            "INSERT INTO names (id, surface, kind, doc_id, filtered) VALUES (?, ?, ?, ?, ?)",
-            [(i + 1, n.surface, n.kind, n.doc_id, n.filtered) for i, n in enumerate(graph.names)])
-        self._db.executemany("INSERT INTO mentions (chunk_id, name_id) VALUES (?, ?)",
-                             [(c, n + 1) for c, n in graph.mentions])
-        self._db.executemany("INSERT INTO links (source_chunk, target_chunk, name_id, weight) VALUES (?, ?, ?, ?)",
-                             [(s, t, n + 1, w) for s, t, n, w in graph.links])
-        self._db.executemany("INSERT INTO abouts (chunk_id, name_id, weight) VALUES (?, ?, ?)",
-                             [(c, n + 1, w) for c, n, w in graph.abouts])
+        for table, (columns, rows) in graph_tables(graph).items():
+            marks = ", ".join("?" * len(columns.split(", ")))
+            self._db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
 
     def chunk_table(self) -> ChunkTable:
         rows = self._db.execute(
