@@ -92,6 +92,13 @@ class PgDatabase:
             with self.connection.cursor() as cursor:
                 cursor.executemany(self._sql(sql), rows)
 
+    def copy(self, table: str, columns: str, rows: Iterable[Sequence[Any]]) -> None:
+        """`rows` into `table` by one `COPY … FROM STDIN`, streamed: a statement for them all where
+        `executemany` runs one per row (an index run's bulk writes, store/postgres/bulk.py)."""
+        with self.connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
     def close(self) -> None:
         self.connection.close()
 

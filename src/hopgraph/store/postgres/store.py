@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 
 from hopgraph.llm.cache import LLMCache
-from hopgraph.records.documents import DocumentChange, RunRecord
+from hopgraph.records.documents import DocumentChange, RunRecord, utc_now
 from hopgraph.records.names import GraphRows
 from hopgraph.store.base import FactCarrier, GraphBuilder
+from hopgraph.store.postgres import bulk
 from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg, shown
 from hopgraph.store.postgres.search import SqlSearch
 from hopgraph.store.sql.carry import Deleted
@@ -36,6 +38,7 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         self._lock_timeout = lock_timeout
         self._db: PgDatabase = connect(url, create, lock_timeout)
         self._indexed_models: set[str] = set()
+        self._keys_after = False  # set by `_apply_documents` for the rest of its transaction (bulk.py)
 
     @property
     def location(self) -> str:
@@ -62,29 +65,60 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
                 "ON CONFLICT (text_hash, model) DO UPDATE SET vector = excluded.vector",
                 [(h, model, np.asarray(v, dtype=np.float32)) for h, v in vectors.items()])
 
-    def _apply_documents(self, change: DocumentChange) -> Deleted:
-        """The shared document writes, then BM25's postings of the new chunks and its two counts, in
-        the same transaction and set-based: one statement, not a trigger per chunk (with a counts row
-        updated per chunk, a 100k-chunk `apply` took 383 s; set-based, 215 s with the HNSW build).
-        Chunk ids only grow (an identity column), so the new chunks are those above the old maximum."""
-        before = self._db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
-        deleted = super()._apply_documents(change)
-        self._db.execute("INSERT INTO postings (term, chunk_id, tf, length) "
-                         "SELECT w.lexeme, c.id, array_length(w.positions, 1), c.n_words "
-                         "FROM chunks c, unnest(c.words) w WHERE c.id > ?", (before,))
-        self._db.execute("UPDATE chunk_stats SET (chunks, words) = "
-                         "(SELECT count(*), coalesce(sum(n_words), 0) FROM chunks)")
-        return deleted
-
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
               run: RunRecord, carry: FactCarrier) -> GraphRows:
-        """The shared apply, then the embedder's HNSW index if it has none yet: built once over all
-        of a first run's vectors (much faster than growing it batch by batch as they are saved);
-        later runs' vectors join it as they are inserted."""
-        graph = super().apply(change, build_graph, meta, run, carry)
+        """The shared apply (with this store's bulk writes, bulk.py), then the embedder's HNSW index
+        if it has none yet: built once over all of a first run's vectors (much faster than growing
+        it batch by batch as they are saved); later runs' vectors join it as they are inserted."""
+        try:
+            graph = super().apply(change, build_graph, meta, run, carry)
+        finally:
+            self._keys_after = False
         if meta.get("embedder"):
             self.ensure_vector_index(meta["embedder"])
         return graph
+
+    def _apply_documents(self, change: DocumentChange) -> Deleted:
+        """The shared document writes in bulk (bulk.py), then BM25's postings of the new chunks and
+        its two counts, set-based. Chunk ids only grow (an identity column), so the new chunks are
+        those above the old maximum; a maximum of 0 is a store with no chunks: on a first load of
+        many, the postings and name-graph tables get their keys after their rows."""
+        before = self._db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+        self._keys_after = before == 0 and sum(len(c) for _, _, c in change.upserts) >= bulk.KEYS_AFTER_CHUNKS
+        if bulk.repeats_a_document(change.upserts):
+            deleted = super()._apply_documents(change)
+        else:
+            deleted = self._upsert_in_bulk(change)
+        bulk.write_postings(self._db, before, self._keys_after)
+        return deleted
+
+    def _upsert_in_bulk(self, change: DocumentChange) -> Deleted:
+        """What the shared `_apply_documents` does, in a few statements: the stored documents found
+        by one query and replaced one by one (their old chunks are remembered for the carry), each
+        run of new ones inserted by one statement, every chunk copied by one. The document rows are
+        written in the change's order, as the shared code writes them: the chunk table lists
+        documents in the order the table holds them, and the name graph is built in that order."""
+        stamp = utc_now()
+        deleted = self._withdraw(change, stamp)
+        stored = bulk.stored_documents(self._db, change.upserts)
+        doc_ids: list[int] = []
+        for is_stored, run in itertools.groupby(range(len(change.upserts)), key=stored.__contains__):
+            if not is_stored:
+                doc_ids += bulk.insert_documents(self._db, [change.upserts[i][:2] for i in run], stamp)
+                continue
+            for i in run:
+                doc, content_hash, _ = change.upserts[i]
+                self._replace_document(stored[i][0], doc, content_hash, stamp, deleted)
+                doc_ids.append(stored[i][0])
+        for at, (doc, _, _) in enumerate(change.upserts):
+            if at not in stored or stored[at][1]:  # new, or back after a withdrawal: new to the index
+                deleted.created[doc_ids[at]] = doc.title
+            deleted.rechunked.add(doc_ids[at])
+        bulk.copy_chunks(self._db, change.upserts, doc_ids)
+        return deleted
+
+    def _replace_graph(self, graph: GraphRows) -> None:
+        bulk.copy_graph(self._db, graph, self._keys_after)
 
     def ensure_vector_index(self, model: str) -> bool:
         """A partial HNSW index per model over `vector::vector(dim)` (cosine): the column holds
