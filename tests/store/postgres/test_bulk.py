@@ -127,3 +127,16 @@ def test_a_first_load_puts_back_every_key_and_index_that_it_drops(pg_url: str) -
     apply(store, DocumentChange(upserts=[VILLAGE]))
     assert key_oids(store) == built  # not a first load: the keys stay
     store.close()
+
+
+def test_a_reader_holding_a_table_past_the_lock_timeout_leaves_the_keys_in_place(pg_url: str) -> None:
+    store = open_store(pg_url, lock_timeout=0.3)
+    fresh_oids = key_oids(store)
+    with psycopg.connect(pg_url, autocommit=True) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM chunks")  # holds chunks until its transaction ends
+        apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
+        reader.execute("ROLLBACK")
+    assert key_oids(store) == fresh_oids  # written with every key in place
+    assert count_rows(store, "links") > 0 and count_rows(store, "postings") > 0
+    store.close()

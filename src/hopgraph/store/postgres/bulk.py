@@ -1,12 +1,13 @@
 """An index run's writes in bulk, PostgreSQL's own: documents by the set, chunks and the name graph by
-COPY, BM25's postings by one statement, and on a first load the keys of the tables it fills built after.
+COPY, BM25's postings by one statement, and on a big first load the keys of the tables it fills built after.
 
 The shared table code (store/sql/documents.py) writes a statement per row, which SQLite runs in
 process in microseconds; PostgreSQL pays an execution per row, and a foreign-key check per row and
-key (a row lock on the chunk or name it names). At 30k synthetic chunks (bench/pg_apply.py) the
-row-by-row `apply` spent 9.4 s on 0.8 M postings (6 s of it foreign-key checks, 3 s the primary key
-grown in random order), 8.1 s on chunk inserts, 3.2 s on a lookup and an insert per document and
-3.2 s on the name graph (mostly the 3 checks of each link).
+key (a row lock on the chunk or name it names). At 30k synthetic chunks (bench/pg_apply.py,
+docs/BENCHMARKS.md) the row-by-row `apply` spent 11.3 s on 0.8 M postings (≈ 6 s foreign-key
+checks, ≈ 3 s a primary key grown in random order), 8.8 s on chunk inserts, 5.7 s on the name
+graph (mostly the 3 checks of each link) and 2.3 s on a lookup and an insert per document: 29 s
+in all besides the HNSW build, 7.8 s written here.
 
 Everything stays in the run's one transaction: COPY and DDL are transactional, so a killed run
 leaves the store as it was. Ids are what the row-by-row code gives: documents are inserted in the
@@ -22,7 +23,7 @@ from typing import Any
 
 from hopgraph.records.documents import Chunk, Document
 from hopgraph.records.names import GraphRows
-from hopgraph.store.postgres.connection import PgDatabase
+from hopgraph.store.postgres.connection import PgDatabase, psycopg
 from hopgraph.store.sql.documents import CHUNK_COLUMNS, chunk_row, graph_tables
 
 Upsert = tuple[Document, str, Collection[tuple[Chunk, str]]]  # DocumentChange.upserts' rows
@@ -97,13 +98,26 @@ def keys_built_after(db: PgDatabase, tables: Sequence[str]) -> Iterator[None]:
     one join are many times faster than a btree grown and a key checked row by row (postings at
     30k chunks: 2.8 s against 12 s). The cost is locks: dropping a foreign key locks the table it
     references (chunks, names) against readers until the commit, so this is a first load's only —
-    a store with no chunks yet, whose readers wait for it rather than see it empty."""
+    a store with no chunks yet, whose readers wait for it rather than see it empty. A reader that
+    holds one of the tables in an open transaction past the lock timeout leaves the keys in place."""
     statements = _key_statements(db, tables)
-    for drop, _ in statements:
-        db.execute(drop)
+    dropped = _drop(db, [drop for drop, _ in statements])
     yield  # on an error the transaction rolls back, the dropped keys with it
-    for _, create in reversed(statements):
-        db.execute(create)
+    if dropped:
+        for _, create in reversed(statements):
+            db.execute(create)
+
+
+def _drop(db: PgDatabase, statements: Sequence[str]) -> bool:
+    """The statements run in a savepoint: all of them, or (a lock not granted within the
+    transaction's lock timeout) none, and False."""
+    try:
+        with db.connection.transaction():
+            for statement in statements:
+                db.execute(statement)
+    except psycopg.errors.LockNotAvailable:
+        return False
+    return True
 
 
 def _key_statements(db: PgDatabase, tables: Sequence[str]) -> list[tuple[Any, Any]]:
