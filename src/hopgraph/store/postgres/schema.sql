@@ -43,7 +43,7 @@ CREATE TABLE postings (
 CREATE INDEX postings_chunk ON postings(chunk_id);
 CREATE TABLE chunk_stats (chunks BIGINT NOT NULL, words BIGINT NOT NULL);
 INSERT INTO chunk_stats VALUES (0, 0);
--- Both are written once per index run, set-based (store.py `_apply_documents`): deleting a chunk
+-- Both are written once per index run, set-based (bulk.py `write_postings`): deleting a chunk
 -- cascades to its postings.
 -- Embeddings keyed by (text hash, model), as in SQLite. Each model gets a partial HNSW index over
 -- its vectors cast to their dimension (store/postgres/store.py `_ensure_vector_index`).

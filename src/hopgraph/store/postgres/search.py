@@ -89,8 +89,8 @@ class SqlSearch:
         """(chunk id, score) of the chunks holding any of the question's words, best first.
 
         "bm25": Okapi BM25 as the embedded store computes it (Lucene: k1 1.5, b 0.75, no (k1 + 1)) over
-        PostgreSQL's English stems, from the `postings` table (an inverted index a trigger keeps:
-        the work grows with the postings of the question's words, not with the store); document
+        PostgreSQL's English stems, from the `postings` table (an inverted index each index run
+        writes: the work grows with the postings of the question's words, not with the store); document
         count and mean length from `chunk_stats`. "ts_rank_cd": PostgreSQL's own cover-density rank."""
         if ranking not in KEYWORD_RANKINGS:
             raise ValueError(f"ranking must be one of {', '.join(KEYWORD_RANKINGS)}, not {ranking!r}")
