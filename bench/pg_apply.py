@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import re
 import statistics
@@ -31,10 +30,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 import scale_postgres
 from hopgraph.ingest.carry import carry_facts
-from hopgraph.records.documents import Chunk, Document, DocumentChange, RunRecord, utc_now
+from hopgraph.records.documents import DocumentChange, RunRecord, utc_now
 from hopgraph.store import open_store
 from hopgraph.store.postgres import connection as pg
-from scale import MODEL, Corpus, synthetic_graph
+from scale import MODEL, Corpus, corpus_upserts, synthetic_graph
 
 # The step a statement belongs to: the first pattern its text matches.
 STEPS = [("commit", r"^COMMIT"), ("hnsw build", r"USING hnsw"), ("chunk rows", r"(INSERT INTO|COPY) chunks"),
@@ -77,13 +76,7 @@ def corpus_change(corpus: Corpus) -> tuple[DocumentChange, dict[str, np.ndarray]
     texts = corpus.texts()
     vectors = corpus.model.sample(corpus.doc_of_row, seed=3)
     hashes = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
-    upserts = []
-    rows = [*np.flatnonzero(np.r_[True, corpus.doc_of_row[1:] != corpus.doc_of_row[:-1]]).tolist(), len(texts)]
-    for doc, (a, b) in enumerate(itertools.pairwise(rows)):
-        title = corpus.titles[doc]
-        chunks = [(Chunk(title, r - a, texts[r], len(texts[r].split())), hashes[r]) for r in range(a, b)]
-        upserts.append((Document(title, "", f"synthetic/{doc}.txt"), f"doc{doc}", chunks))
-    return DocumentChange(upserts=upserts), dict(zip(hashes, vectors, strict=True))
+    return DocumentChange(upserts=corpus_upserts(corpus, texts, hashes)), dict(zip(hashes, vectors, strict=True))
 
 
 def one_run(base: str, corpus: Corpus, change: DocumentChange, vectors: dict[str, np.ndarray]) -> dict[str, float]:

@@ -122,6 +122,17 @@ def _titles(n: int, rng: np.random.Generator) -> list[str]:
     return [f"{first[p % len(first)]} {last[p // len(first)]}" for p in pairs.tolist()]
 
 
+def corpus_upserts(corpus: Corpus, texts: list[str], hashes: list[str]) -> list:
+    """The corpus as an index run's upserts: one document a run of rows, its chunks with their hashes."""
+    upserts = []
+    rows = [*np.flatnonzero(np.r_[True, corpus.doc_of_row[1:] != corpus.doc_of_row[:-1]]).tolist(), len(texts)]
+    for doc, (a, b) in enumerate(itertools.pairwise(rows)):
+        title = corpus.titles[doc]
+        chunks = [(Chunk(title, r - a, texts[r], len(texts[r].split())), hashes[r]) for r in range(a, b)]
+        upserts.append((Document(title, "", f"synthetic/{doc}.txt"), f"doc{doc}", chunks))
+    return upserts
+
+
 def build_store(location: str, corpus: Corpus) -> dict[str, float]:
     """Write the corpus through the store API as an index run does: vectors first (a cache), then
     one `apply` whose `build_graph` returns the synthetic names, mentions, links and abouts."""
@@ -135,12 +146,7 @@ def build_store(location: str, corpus: Corpus) -> dict[str, float]:
         store.save_vectors(dict(zip(hashes[start : start + 50_000], vectors[start : start + 50_000], strict=True)),
                            MODEL)
     del vectors
-    upserts = []
-    rows = [*np.flatnonzero(np.r_[True, corpus.doc_of_row[1:] != corpus.doc_of_row[:-1]]).tolist(), len(texts)]
-    for doc, (a, b) in enumerate(itertools.pairwise(rows)):
-        title = corpus.titles[doc]
-        chunks = [(Chunk(title, r - a, texts[r], len(texts[r].split())), hashes[r]) for r in range(a, b)]
-        upserts.append((Document(title, "", f"synthetic/{doc}.txt"), f"doc{doc}", chunks))
+    upserts = corpus_upserts(corpus, texts, hashes)
     saved = time.perf_counter()
     store.apply(DocumentChange(upserts=upserts), lambda table: synthetic_graph(table, corpus),
                 {"graph_signature": "synthetic", "embedder": MODEL, "generation": uuid.uuid4().hex},
