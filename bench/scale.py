@@ -14,8 +14,7 @@ English stopwords at the head), a two-word title per document that its chunks' t
 chunks mentioning other documents' titles (mostly of the same topic), each mention linking to
 every chunk of the named document as a title does.
 
-`measure_location(location, n)` takes any store location: a PostgreSQL URL is one more column once
-`open_store("postgresql://…")` exists.
+`measure_location(location, n)` takes any store location; `--postgres` measures a PostgreSQL one.
 
 Usage: python bench/scale.py --sizes 100000 1000000 [--work DIR] [--json bench/results/scale.json]
 """
