@@ -38,8 +38,9 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
         run = ReportRun([_at(stored[c.hash], c.id, c.level) for c in tree.communities])
     else:
         fresh = extractive_reports(graph, tree, chunk_texts)
-        run = ReportRun([_kept(stored.get(c.hash), report) for c, report in zip(tree.communities, fresh, strict=True)])
-    kept = {id(r) for r in run.reports if r.hash in stored and _content(stored[r.hash]) == _content(r)}
+        run = ReportRun([_at(stored[r.hash], r.community_id, r.level) if _says_the_same(stored.get(r.hash), r) else r
+                         for r in fresh])
+    kept = {id(r) for r in run.reports if _says_the_same(stored.get(r.hash), r)}
     # Labels are computed once, for every report that has none (new, or stored before labels).
     labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts)}
     gone = sorted(set(stored) - {c.hash for c in tree.communities})
@@ -49,15 +50,13 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
     except StoreBusy:
         if must_store:
             raise
-        run.stored, run.dropped = False, 0
+        run.dropped = 0  # nothing was deleted: another command holds the store
     return run
 
 
-def _kept(old: CommunityReport | None, new: CommunityReport) -> CommunityReport:
-    """The stored report, placed at the new one's community, when it says what the new one says."""
-    if old is None or _content(old) != _content(new):
-        return new
-    return _at(old, new.community_id, new.level)
+def _says_the_same(stored: CommunityReport | None, report: CommunityReport) -> bool:
+    """Whether a stored report says what `report` says (its place and labels aside)."""
+    return stored is not None and _content(stored) == _content(report)
 
 
 def _content(report: CommunityReport) -> tuple:

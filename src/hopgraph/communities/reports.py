@@ -134,7 +134,6 @@ class ReportRun:
     dropped_citations: int = 0  # chunk ids the model cited that were not in its material
     reused: int = 0  # reports found again by their community's content hash (communities/refresh.py)
     dropped: int = 0  # stored reports of communities that no longer exist (deleted from the store)
-    stored: bool = True  # False: another command held the store, so this run's reports were not saved
 
 
 def material(graph: KnowledgeGraph, community: Community, chunk_texts: ChunkTexts, budget_tokens: int,
