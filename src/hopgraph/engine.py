@@ -25,6 +25,7 @@ from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
 from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage
+from hopgraph.plugins import load_plugins
 from hopgraph.query import ask as modes
 from hopgraph.query.answering import answer_question
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
@@ -72,6 +73,7 @@ class HopGraph:
     def __init__(self, store: str | None = None, settings: Settings | None = None,
                  embedder: Embedder | None = None, quiet: bool = True, create: bool = True,
                  llm_cache: LLMCache | None = None) -> None:
+        load_plugins()  # a plugin's ranker, reader or mode must be known before the first call
         self.settings = settings or load_settings()
         self.store: Store = open_store(store or self.settings.store, create, self.settings.lock_timeout)
         self.quiet = quiet
