@@ -11,13 +11,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspector_app import CHROMIUM, CHROMIUM_ARGS, LINKED, QUESTION, build_sample_store, serving
 
-from hopgraph.serve.inspector import STATIC, inspect_question
+from hopgraph.serve.inspector import inspect_question
 
 TINY_QUESTION = "The director of Big Stone Gap is based in what New York city?"
 
@@ -49,15 +50,19 @@ def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question
     assert shown["answer"]["mode"] == "search" and shown["stages"]["vector"]  # the stages are a search's
 
 
+def _static(name: str) -> bytes:
+    return resources.files("hopgraph.serve").joinpath("static", name).read_bytes()
+
+
 def test_the_page_loads_only_its_own_files():
-    page = STATIC["index.html"].decode()
+    page = _static("index.html").decode()
     referenced = re.findall(r'(?:src|href)="/static/([^"]+)"', page)
     assert set(referenced) == {"inspector.css", "inspector.js", "vendor/cytoscape.min.js"}
-    assert all(name in STATIC for name in referenced)
-    assert b"MIT" in STATIC["vendor/cytoscape.LICENSE"] or b"Permission is hereby granted" in STATIC[
-        "vendor/cytoscape.LICENSE"]
+    assert all(_static(name) for name in referenced)
+    licence = _static("vendor/cytoscape.LICENSE")
+    assert b"MIT" in licence or b"Permission is hereby granted" in licence
     for name in ("index.html", "inspector.js", "inspector.css"):
-        assert not re.search(rb"https?://", STATIC[name]), f"{name} reaches outside the server"
+        assert not re.search(rb"https?://", _static(name)), f"{name} reaches outside the server"
 
 
 # --- over real HTTP, against the sample store --------------------------------------------------
@@ -86,7 +91,7 @@ def test_the_routes_refuse_bad_input_naming_the_problem(inspector_url):
     status, body = call(f"{inspector_url}/api/inspect/entity/987654")
     assert (status, body["error"]) == (404, "no entity 987654 in the knowledge graph")
     status, body = call(f"{inspector_url}/static/..%2F..%2Fengine.py")
-    assert status == 404 and "no static file" in body["error"]
+    assert status == 404 and body["error"]  # StaticFiles refuses a path that leaves its folder
     status, body = call(f"{inspector_url}/api/inspect/ask", {"question": QUESTION, "method": "hybrid+magic"})
     assert status == 400 and "unknown method 'hybrid+magic'" in body["error"]
     status, _ = call(f"{inspector_url}/api/inspect/ask", {"question": "x" * 2001})

@@ -58,6 +58,7 @@ def _serve_root(app: FastAPI, documented: list) -> None:
     if importlib.util.find_spec(INSPECTOR) is not None:
         inspector = importlib.import_module(INSPECTOR)
         app.include_router(inspector.pages)  # behind the token too (TokenGuard): a browser signs in at /?token=
+        app.mount("/static", inspector.static_files(), name="static")
         app.include_router(inspector.router, dependencies=documented)
         return
 

@@ -3,19 +3,19 @@
 A router, not an app: `hopgraph serve` includes it, and reads from the shared reader it keeps in
 `app.state.graph` (serve/shared_graph.py; an app of its own may set `app.state.hopgraph` instead).
 The page is plain HTML, CSS and JS with cytoscape vendored beside it (static/vendor/, with its
-licence): nothing is built, nothing is fetched from elsewhere. Static files are served from a fixed
-list made at import, so no request path is ever joined to a directory.
+licence): nothing is built, nothing is fetched from elsewhere. Starlette's StaticFiles serves them
+from the installed package.
 """
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Iterator
 from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
@@ -36,22 +36,10 @@ MAX_TOP = 50
 MAX_CHUNK_LINKS = 20  # links listed under an opened chunk
 
 
-def _static_files() -> dict[str, bytes]:
-    """Every file under static/, by its path there ("vendor/cytoscape.min.js")."""
-    root = resources.files("hopgraph.serve").joinpath("static")
-    found: dict[str, bytes] = {}
-    pending = [(root, "")]
-    while pending:
-        folder, prefix = pending.pop()
-        for entry in folder.iterdir():
-            if entry.is_dir():
-                pending.append((entry, f"{prefix}{entry.name}/"))
-            else:
-                found[prefix + entry.name] = entry.read_bytes()
-    return found
-
-
-STATIC = _static_files()
+def static_files() -> StaticFiles:
+    """The page's files under `/static/`, served by Starlette from the installed package (it refuses
+    any path that leaves the folder, and answers conditional requests)."""
+    return StaticFiles(packages=[("hopgraph.serve", "static")])
 
 
 def hopgraph_of(request: Request) -> Iterator[HopGraph]:
@@ -81,15 +69,7 @@ class AskBody(BaseModel):
 
 @pages.get("/", response_class=HTMLResponse, include_in_schema=False)
 def page() -> HTMLResponse:
-    return HTMLResponse(STATIC["index.html"])
-
-
-@pages.get("/static/{name:path}", include_in_schema=False)
-def static_file(name: str) -> Response:
-    if name not in STATIC:
-        raise HTTPException(404, f"no static file {name!r}")
-    kind = mimetypes.guess_type(name)[0] or "text/plain"
-    return Response(STATIC[name], media_type=kind, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(resources.files("hopgraph.serve").joinpath("static", "index.html").read_bytes())
 
 
 @router.post("/api/inspect/ask", dependencies=[Depends(require_json)])
