@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from hopgraph.errors import HopgraphError
 from hopgraph.llm import StepUsage, usage_since
 from hopgraph.query import ask as modes
-from hopgraph.query.answer import llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.iterative import IterativeBudget, iterative_search
 from hopgraph.query.walks import ask_walk
+from hopgraph.query.writers import llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.records.answers import Answer, Spend
 from hopgraph.retrieval.methods import check_question, parse_method
 from hopgraph.retrieval.router import AUTO

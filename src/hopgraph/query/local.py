@@ -25,9 +25,9 @@ import numpy as np
 
 from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.llm import LLMClient
-from hopgraph.query.answer import (
-    AnswerText,
+from hopgraph.query.writers import (
     ChunkTexts,
+    Draft,
     chain_text,
     extractive_from_relations,
     llm_answer,
@@ -179,7 +179,7 @@ def _chunks_of(reached: dict[int, int], relations: list[Relation], index: Search
 
 
 def answer_local(question: str, result: LocalResult, graph: KnowledgeGraph, chunk_texts: ChunkTexts,
-                 client: LLMClient | None) -> AnswerText:
+                 client: LLMClient | None) -> Draft:
     """The walk's relations as the answer's evidence: read by the LLM when there is one, else each
     relation with the sentence of its chunk that states it. When the walk fell open to search, the
     passages themselves are the evidence."""
@@ -190,5 +190,5 @@ def answer_local(question: str, result: LocalResult, graph: KnowledgeGraph, chun
     if result.relations:
         cited = {s.chunk_id for r in result.relations for s in r.sources}
         return extractive_from_relations(graph, result.relations, chunk_texts(cited))
-    return AnswerText("\n".join(f"[chunk {h.chunk_id}] {h.title}: {h.text[:300]}" for h in hits),
+    return Draft("\n".join(f"[chunk {h.chunk_id}] {h.title}: {h.text[:300]}" for h in hits),
                   [h.chunk_id for h in hits])

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from hopgraph.query.answer import with_dropped
 from hopgraph.query.ask import FALLBACK_METHOD, NO_LIMITS, AskLimits
 from hopgraph.query.fallopen import as_paths, facts_of_hits, hits_stating
 from hopgraph.query.live import extract_live
 from hopgraph.query.local import LocalBudget, LocalResult, answer_local
 from hopgraph.query.paths import answer_from_paths, answer_paths
+from hopgraph.query.writers import with_dropped
 from hopgraph.records.answers import Answer
 from hopgraph.records.retrieval import Retrieval, TraceStep
 
