@@ -117,14 +117,21 @@ def bounded_bfs(graph: KnowledgeGraph, seeds: list[int], budget: LocalBudget,
     return kept, visited
 
 
+def search_depth(budget: LocalBudget) -> int:
+    """How many hybrid hits local search ranks its chunks against (and seeds from, on a big graph)."""
+    return max(budget.top, 20)
+
+
 def local_search(view: GraphView, index: SearchIndex, question: str, budget: LocalBudget,
-                 rrf_k: int = 10) -> LocalResult:
+                 rrf_k: int = 10, search: Retrieval | None = None) -> LocalResult:
+    """The walk and its chunks; `search`: the question's hybrid hits, at least `search_depth(budget)`
+    of them, when the caller already ran that search (live extraction reads its top hits too)."""
     started = time.perf_counter()
     trace: list[TraceStep] = []
     graph = view.graph
     seeds = question_entities(view, question)
     how = "names in the question"
-    search = run_method(index, question, "hybrid", Budget(top=max(budget.top, 20)), rrf_k)
+    search = search or run_method(index, question, "hybrid", Budget(top=search_depth(budget)), rrf_k)
     if not seeds and graph.entities:
         if len(graph.entities) <= EMBED_ENTITY_NAMES_UP_TO:
             seeds, how = nearest_entities(view, index, question), "entity names nearest the question"

@@ -20,13 +20,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.query.ask import routed_mode
+from hopgraph.query.modes.search import routed_mode
 from hopgraph.query.neighbourhood import entity_relations, question_neighbourhood
+from hopgraph.query.question import MAX_QUESTION_CHARS
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.records.retrieval import Budget
 from hopgraph.retrieval import stages
 from hopgraph.retrieval.inspection import inspect_retrieval
-from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
 from hopgraph.serve.routes import require_json
 
