@@ -64,7 +64,7 @@ def test_the_facade_checks_a_question_once_parses_its_method_once_and_routes_it_
     asked = tiny_graph.ask(QUESTION, mode, method)
     assert asked.hits or asked.text
     assert len(checks) == 1
-    assert len(routes) == (1 if mode == "auto" and method is None or method == "auto" else 0)
+    assert len(routes) == (1 if (mode == "auto" and method is None) or method == "auto" else 0)
     if method is not None and method != "auto":
         assert parses == [(method,)]
 
