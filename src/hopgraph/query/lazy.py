@@ -80,7 +80,7 @@ class LazyResult:
     retrieval: Retrieval  # the passed chunks as hits: lazy global search is also a retrieval method
     used: dict[str, Any]
     mode: str = "extractive"
-    errors: list[str] = field(default_factory=list)  # every result type of a corpus mode has them (query/ask.py)
+    errors: list[str] = field(default_factory=list)  # every corpus mode's result has them (context.CorpusResult)
 
 
 @dataclass

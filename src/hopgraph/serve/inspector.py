@@ -106,12 +106,13 @@ def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) 
     the mode `hopgraph ask` would answer the question in: the stages are always a search's, also
     when the router sends the question to global search (the page says so, and can ask /ask for
     that mode's answer)."""
-    asked = hg.ask(question, method=method, top=top)
+    checked = hg.routed(hg.question(question, method=method, top=top))  # routed once: shown, and used by `auto`
+    asked = hg.ask(checked)
     if asked.retrieval is None:  # search mode always retrieves; this is a guard, not a branch
         raise HopgraphError(f"{asked.mode} mode retrieved nothing to inspect")
     budget = Budget(top=hg.settings.top if top is None else top, seeds=hg.settings.seeds)
     routed = method.strip().lower() == AUTO
-    route = hg.route(asked.question)
+    route = checked.route
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
                                    route, routed)
     return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}

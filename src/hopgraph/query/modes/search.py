@@ -18,9 +18,10 @@ Search = Callable[[str, Route | None], Retrieval]  # (method, route) → ranked 
 
 
 def run_search(ctx: QueryContext, question: Question) -> Answer:
+    """Search by the question's method; `auto` takes the question's route when it has one."""
     method = question.search_method
     return Answer(question.text, "search", f"--method {method}",
-                  ctx.search(question.text, method, question.top, question.limits.seeds, spec=question.spec))
+                  ctx.search(question.text, method, question.top, question.limits.seeds, question.route, question.spec))
 
 
 def run_auto(ctx: QueryContext, question: Question) -> Answer:
