@@ -12,8 +12,7 @@ import hopgraph.engine
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.query.ask import AskLimits
-from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
+from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits
 
 QUESTION = "Where is the director of Big Stone Gap based?"
 

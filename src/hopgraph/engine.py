@@ -3,7 +3,8 @@
 It owns what is expensive to make and reuse — the store, the embedder, the in-memory search index,
 the knowledge-graph view, the LLM client — makes each on first use, and drops what a write made
 stale. Every public method checks its input once and then calls down once, handing the function
-below exactly the data it needs.
+below exactly the data it needs; a question gets a `QueryContext` (query/context.py) and never this
+facade.
 """
 
 from __future__ import annotations
@@ -26,14 +27,15 @@ from hopgraph.kg.facts import Vocabulary
 from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage
 from hopgraph.plugins import load_plugins
-from hopgraph.query import ask as modes
-from hopgraph.query.answering import answer_question
+from hopgraph.query import asking
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
+from hopgraph.query.context import CorpusResult, QueryContext
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
-from hopgraph.query.local import GraphView, LocalBudget, LocalResult, local_search
+from hopgraph.query.local import GraphView, LocalBudget, LocalResult
 from hopgraph.query.paths import Follow, find_paths
+from hopgraph.query.question import AskLimits, Question, check_question
 from hopgraph.query.themes import ChunksOf
 from hopgraph.records.answers import Answer
 from hopgraph.records.communities import CommunityTree
@@ -41,11 +43,10 @@ from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
 from hopgraph.records.names import GazetteerEntry
-from hopgraph.records.retrieval import Budget, Retrieval
+from hopgraph.records.retrieval import Retrieval
 from hopgraph.retrieval.index import SearchIndex
-from hopgraph.retrieval.methods import check_question, parse_method, run_method
-from hopgraph.retrieval.router import AUTO, Route, run_auto
-from hopgraph.retrieval.router import route as route_question
+from hopgraph.retrieval.methods import parse_method
+from hopgraph.retrieval.router import AUTO, Route
 from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
@@ -261,46 +262,41 @@ class HopGraph:
 
     # --- questions ---------------------------------------------------------------------------------
 
-    def ask(self, question: str, mode: str = "auto", method: str | None = None,
-            top: int | None = None, answer: bool = True, limits: modes.AskLimits | None = None) -> Answer:
-        """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
+    def ask(self, question: str | Question, mode: str = "auto", method: str | None = None,
+            top: int | None = None, answer: bool = True, limits: AskLimits | None = None) -> Answer:
+        """Answer in one mode (query/modes/); `auto` lets the router choose. A `method` asks for
         plain search with it. Search ends in an answer (the LLM's from the hits, or offline their
         best sentences, query/extractive.py) unless `answer` is False. `limits` bound this question
         only. Every mode returns the same `Answer`. Bad input raises InputError before any work is
-        done; the LLM calls of one question share the `llm_deadline`."""
-        return answer_question(self, question, mode, method, top, answer, limits)
+        done; the LLM calls of one question share the `llm_deadline`. A `Question` made by
+        `question` (and perhaps `routed`) is asked as it is, the other arguments ignored."""
+        if not isinstance(question, Question):
+            question = self.question(question, mode, method, top, answer, limits)
+        return asking.ask(self._context(), question)
+
+    def question(self, text: str, mode: str = "auto", method: str | None = None, top: int | None = None,
+                 answer: bool = True, limits: AskLimits | None = None) -> Question:
+        """The question checked once, for callers that look at it before asking (`POST /ask`)."""
+        return asking.make_question(text, mode, method, top, answer, limits)
+
+    def routed(self, question: Question) -> Question:
+        """The question with its route, routed now unless it already was (asking it routes no more)."""
+        return question if question.route else question.routed(self._context().route(question.text))
 
     def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
                seeds: int | None = None, route: Route | None = None) -> Retrieval:
         """Ranked chunks by a retrieval method. `method="auto"` routes the question first (or takes
         the given `route`) and runs the method it chose."""
-        if method.strip().lower() != AUTO:
-            parse_method(method)
-        return self._search(check_question(question), method, top, seeds, route)
-
-    def _search(self, question: str, method: str, top: int | None, seeds: int | None = None,
-                route: Route | None = None) -> Retrieval:
-        budget = Budget(top=self.settings.top if top is None else top,
-                        seeds=self.settings.seeds if seeds is None else seeds)
-        if method.strip().lower() == AUTO:
-            return run_auto(self.search_index, question, budget, self.settings.rrf_k, self._llm_if_configured(),
-                            route)
-        return run_method(self.search_index, question, method, budget, self.settings.rrf_k)
+        spec = None if method.strip().lower() == AUTO else parse_method(method)
+        return self._context().search(check_question(question), method, top, seeds, route, spec)
 
     def route(self, question: str) -> Route:
         """Lookup, multi-hop or global, with the signal that decided it; the LLM (if configured) is
         asked only when the cheap signals leave the question undecided."""
-        return self._route(check_question(question))
-
-    def _route(self, question: str) -> Route:
-        return route_question(question, self.search_index, self._llm_if_configured())
+        return self._context().route(check_question(question))
 
     def local(self, question: str, budget: LocalBudget | None = None) -> LocalResult:
-        return self._local(check_question(question), budget)
-
-    def _local(self, question: str, budget: LocalBudget | None) -> LocalResult:
-        return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
-                            self.settings.rrf_k)
+        return self._context().local(check_question(question), budget)
 
     def global_search(self, question: str, budget: GlobalBudget | None = None) -> GlobalResult:
         """A question about the whole collection, from community reports: map-reduce by the LLM when one
@@ -341,8 +337,21 @@ class HopGraph:
     @never_waits
     def _drift(self, question: str, budget: DriftBudget | None) -> DriftResult:
         budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
-        return drift_search(question, self.reports(must_store=False).reports, lambda q: self._local(q, budget.local),
+        local = self._context().local
+        return drift_search(question, self.reports(must_store=False).reports, lambda q: local(q, budget.local),
                             budget, self._llm_if_configured(), self.cached_embedder)
+
+    def _context(self) -> QueryContext:
+        """What a question needs from this facade, made per call (cheap: the index, the graph view
+        and the LLM client stay here, made once)."""
+        return QueryContext(self.store, self.settings, lambda: self.search_index, lambda: self.graph_view,
+                            self._llm_if_configured(), lambda texts: self.embedder.embed(texts), self._corpus,
+                            self.build_graph)
+
+    def _corpus(self, mode: str, question: str) -> CorpusResult:
+        """Community search for a question already checked: the modes run it through the context."""
+        run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
+        return run(question, None)
 
     # --- lifetime ----------------------------------------------------------------------------------
 

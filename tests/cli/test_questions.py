@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_kit import fails
+from spies import count_calls
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
@@ -133,6 +134,32 @@ def test_ask_json_obeys_method_and_top(store: Path):
     hits = json.loads(result.stdout)["hits"]
     assert [hit["found_by"] for hit in hits] == ["bm25", "bm25"]
     assert hits[0]["title"] == "Gap Inc."
+
+
+@pytest.mark.parametrize("args", [(), ("--method", "hybrid+names+links")])
+def test_ask_checks_the_question_once_and_routes_it_at_most_once(store: Path, monkeypatch, args):
+    import hopgraph.query.question
+    import hopgraph.retrieval.methods
+    import hopgraph.retrieval.router
+
+    checks = count_calls(monkeypatch, hopgraph.query.question.check_question)
+    parses = count_calls(monkeypatch, hopgraph.retrieval.methods.parse_method)
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
+    asked = json.loads(invoke("ask", QUESTION, *args, "--store", str(store), "--json", "--quiet").stdout)
+    assert asked["hits"] and len(checks) == 1
+    if args:  # a method asks for search with it: parsed once, never routed
+        assert (asked["mode"], len(parses), len(routes)) == ("search", 1, 0)
+    else:
+        assert asked["why"].startswith("router: ") and len(routes) == 1
+
+
+def test_ask_help_lists_every_mode_of_the_registry_with_its_description():
+    from hopgraph.query.modes import modes
+
+    help_text = CliRunner().invoke(hopgraph.cli.app.app, ["ask", "--help"]).stdout
+    shown = " ".join(help_text.replace("│", " ").split())  # rich's box and line breaks aside
+    for mode in modes():
+        assert f"{mode.name} ({mode.description})" in shown
 
 
 def test_ask_prints_each_hit_with_its_path(store: Path):

@@ -17,6 +17,7 @@ from two_hop import LINKED_TITLE
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.integrations.mcp_server import build_server
+from hopgraph.query.modes import modes
 
 
 def call(server, tool: str, arguments: dict):
@@ -42,6 +43,8 @@ def test_hopgraph_mcp_over_stdio_lists_its_tools_and_answers_a_two_hop_question(
 
     tools, asked = asyncio.run(session())
     assert {tool.name for tool in tools.tools} == {"ask", "paths", "entities"}
+    described = next(tool.description for tool in tools.tools if tool.name == "ask")
+    assert all(f"{mode.name} ({mode.description})" in described for mode in modes())  # the mode registry's
     assert not asked.is_error, asked.content
     answer = asked.structured_content
     linked = next(hit for hit in answer["hits"] if hit["title"] == LINKED_TITLE)

@@ -14,7 +14,7 @@ from hopgraph.errors import InputError
 from hopgraph.records.documents import Document
 from hopgraph.records.retrieval import Budget
 from hopgraph.retrieval.index import SearchIndex
-from hopgraph.retrieval.methods import MAX_QUESTION_CHARS, METHODS, MethodSpec, check_question, parse_method, run_method
+from hopgraph.retrieval.methods import METHODS, MethodSpec, parse_method, run_method
 
 # A two-hop world for the bag-of-words embedder. The question below names "Marlowe Bridge"; the
 # bridge's paragraph names its architect, whose paragraph shares no word with the question, so only a
@@ -98,30 +98,10 @@ def test_parse_method_rejects_unknown_methods_listing_the_valid_ones(method):
     assert all(valid in message for valid in METHODS)
 
 
-# --- check_question --------------------------------------------------------------------------------
-
-
-def test_check_question_returns_the_question_stripped():
-    assert check_question("  who directed it?\n") == "who directed it?"
-
-
-@pytest.mark.parametrize("question", ["", "   \n\t"])
-def test_check_question_rejects_an_empty_question(question):
-    with pytest.raises(InputError, match="empty"):
-        check_question(question)
-
-
-def test_check_question_accepts_exactly_the_limit_and_rejects_one_more():
-    assert check_question("q" * MAX_QUESTION_CHARS) == "q" * MAX_QUESTION_CHARS
-    with pytest.raises(InputError, match=f"{MAX_QUESTION_CHARS:,}"):
-        check_question("q" * (MAX_QUESTION_CHARS + 1))
-
-
-def test_run_method_checks_method_and_question(bridge):
+def test_run_method_checks_its_method(bridge):
+    # the question is checked once, above (query/question.py): the facade's tests cover that
     with pytest.raises(InputError, match="unknown method"):
         run_method(bridge, QUESTION, "hybrid+bar", Budget())
-    with pytest.raises(InputError, match="empty"):
-        run_method(bridge, "  ", "hybrid", Budget())
 
 
 # --- the budget rule -------------------------------------------------------------------------------

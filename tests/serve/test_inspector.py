@@ -44,8 +44,14 @@ def test_the_answer_cites_hits_each_with_its_source_label(tiny_graph):
 
 @pytest.mark.parametrize(("question", "mode"), [(TINY_QUESTION, "search"),
                                                ("What are the main themes of this collection?", "global")])
-def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question, mode):
+def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question, mode, monkeypatch):
+    from spies import count_calls
+
+    import hopgraph.retrieval.router
+
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
     shown = inspect_question(tiny_graph, question, "auto", 4)
+    assert len(routes) == 1  # the route shown is the one the `auto` search ran
     assert shown["routed_mode"] == mode and shown["stages"]["route"]["kind"] == tiny_graph.route(question).kind
     assert shown["answer"]["mode"] == "search" and shown["stages"]["vector"]  # the stages are a search's
 

@@ -145,8 +145,8 @@ def paths(to: Annotated[str, typer.Option("--to", help="The entity the paths lea
           store: StoreOpt = None, as_json: Annotated[bool, typer.Option("--json")] = False,
           quiet: QuietOpt = False) -> None:
     """Every relation path into (or out of) an entity, with the chunk that states each hop."""
-    from hopgraph.query.answer import extractive_from_paths
     from hopgraph.query.paths import parse_follow
+    from hopgraph.query.writers import extractive_from_paths
 
     with open_hopgraph(store, quiet) as hg:
         found = hg.paths(to, direction, max_hops, max_paths, end_type, parse_follow(follow), as_of)

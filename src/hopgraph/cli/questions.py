@@ -13,6 +13,7 @@ from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopO
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
+from hopgraph.query.modes import describe_modes
 
 RETRIEVAL_METHODS = "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links"
 
@@ -60,8 +61,7 @@ def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, file
 
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
-        mode: Annotated[str, typer.Option("--mode", help="auto (the router picks) | search | local | paths | "
-                                                         "global | lazy | drift | iterative (needs an LLM).")] = "auto",
+        mode: Annotated[str, typer.Option("--mode", help=describe_modes() + ".")] = "auto",
         method: Annotated[str | None, typer.Option("--method", "-m", help="For --mode search: vector | bm25 | "
                                                    "hybrid, +names, +links; ppr; auto.")] = None,
         top: TopOpt = None, store: StoreOpt = None,

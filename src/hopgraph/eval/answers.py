@@ -33,7 +33,7 @@ from hopgraph.eval.retrieval import build_index, load_eval_set
 from hopgraph.llm import LLMCache, RecordingCache, ReplayLLMCache, recorded_model, usage_since
 from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
-from hopgraph.query.answer import NO_ANSWER
+from hopgraph.query.writers import NO_ANSWER
 
 ANSWER_METHODS = ("none", "hybrid", "auto", "iterative")
 NEEDS_MODEL = {"none": "a closed-book answer is the model's", "iterative": "iterative retrieval asks a model"}

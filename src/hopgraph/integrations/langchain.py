@@ -14,7 +14,7 @@ from pydantic import ConfigDict, field_validator
 
 from hopgraph.engine import HopGraph
 from hopgraph.integrations import hit_metadata, missing_extra, open_graph
-from hopgraph.query.ask import DEFAULT_METHOD
+from hopgraph.query.question import DEFAULT_METHOD
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun

@@ -17,7 +17,7 @@ import asyncio
 
 from hopgraph.engine import HopGraph
 from hopgraph.integrations import hit_metadata, missing_extra, open_graph
-from hopgraph.query.ask import DEFAULT_METHOD
+from hopgraph.query.question import DEFAULT_METHOD
 from hopgraph.records.retrieval import Hit
 
 try:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.integrations import missing_extra
+from hopgraph.query.modes import describe_modes
 from hopgraph.query.paths import parse_follow
 from hopgraph.records.knowledge import Entity
 
@@ -44,16 +45,17 @@ def user_errors(tool: Tool) -> Tool:
     return checked  # type: ignore[return-value]
 
 
+ASK_DESCRIPTION = ("Answer a question. mode: {modes}. method (search): e.g. hybrid, hybrid+names+links, ppr. "
+                   "Returns the answer with citations, the hits (how each was found), and the retrieval trace.")
+
+
 def build_server(graph: HopGraph) -> MCPServer:
     """The three tools over `graph`; the caller owns the graph and closes it."""
     server = MCPServer("hopgraph", instructions=INSTRUCTIONS)
 
-    @server.tool()
+    @server.tool(description=ASK_DESCRIPTION.format(modes=describe_modes()))
     @user_errors
     def ask(question: str, mode: str = "auto", method: str | None = None, top: int | None = None) -> dict[str, Any]:
-        """Answer a question. mode: auto (the router picks) | search | local | paths | global | lazy |
-        drift. method (search): e.g. hybrid, hybrid+names+links, ppr. Returns the answer with
-        citations, the hits (how each was found), and the retrieval trace."""
         return graph.ask(question, mode, method, top).to_json()
 
     @server.tool()

@@ -31,7 +31,6 @@ RANKERS = ("vector", "bm25", "hybrid")
 EXPANSIONS = ("names", "links", "ppr")
 ALIASES = {"ppr": "hybrid+names+ppr"}
 METHODS = ("vector", "bm25", "hybrid", "vector+links", "hybrid+links", "hybrid+names+links")
-MAX_QUESTION_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -50,16 +49,6 @@ def parse_method(method: str) -> MethodSpec:
         raise InputError(f"unknown method {method!r}; use a ranker ({', '.join(RANKERS)}) optionally "
                          f"followed by +names, +links and/or +ppr, e.g. {', '.join(METHODS)}, ppr")
     return MethodSpec(ranker, "names" in rest, "links" in rest, "ppr" in rest)
-
-
-def check_question(question: str) -> str:
-    question = question.strip()
-    if not question:
-        raise InputError("the question is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is {len(question):,} characters long; the limit is "
-                         f"{MAX_QUESTION_CHARS:,} (ask a question, not a document)")
-    return question
 
 
 class StageTimer:
@@ -107,9 +96,11 @@ def _scaled(scores: stages.Scores, factor: float) -> stages.Scores:
     return factor * scores
 
 
-def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10) -> Retrieval:
-    spec = parse_method(method)
-    question = check_question(question)
+def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10,
+               spec: MethodSpec | None = None) -> Retrieval:
+    """The method's hits for a question its caller checked (query/question.py); `spec`: the method
+    already parsed, by a caller that parsed it once for the whole question."""
+    spec = spec or parse_method(method)
     timer = StageTimer()
     scores, ranks = ranker_scores(index, question, spec.ranker, rrf_k, budget, timer)
     found_by: FoundBy = spec.ranker  # type: ignore[assignment]

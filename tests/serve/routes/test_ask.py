@@ -111,3 +111,34 @@ def test_malformed_json_is_400(server):
 def test_a_method_hopgraph_does_not_know_is_400_naming_it(server):
     refused = ask(server, question=QUESTION, method="hybrid+bar")
     assert refused.status_code == 400 and "hybrid+bar" in refused.json()["error"]
+
+
+@pytest.mark.parametrize("question", [QUESTION, "What are the main themes across all the documents?"])
+def test_an_auto_question_is_checked_once_and_routed_once(fresh_store, monkeypatch, question):
+    """In process (the counts are this process's): the route that decides whether the question may
+    write is the route it is answered by."""
+    from fastapi.testclient import TestClient
+    from spies import count_calls
+
+    import hopgraph.query.question
+    import hopgraph.retrieval.router
+    from hopgraph.config import Settings
+    from hopgraph.serve.app import create_app
+
+    checks = count_calls(monkeypatch, hopgraph.query.question.check_question)
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
+    with TestClient(create_app(str(fresh_store), Settings())) as client:
+        answered = client.post("/ask", json={"question": question})
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["why"].startswith("router: ")
+    assert (len(checks), len(routes)) == (1, 1)
+
+
+def test_the_modes_are_the_registry_s_in_the_description_and_a_mode_it_lacks_is_422(server):
+    from hopgraph.query.modes import mode_names
+
+    schema = httpx.get(f"{server}/openapi.json").json()["components"]["schemas"]["AskRequest"]
+    assert schema["properties"]["mode"]["enum"] == list(mode_names())
+    assert all(name in schema["properties"]["mode"]["description"] for name in mode_names())
+    refused = ask(server, question=QUESTION, mode="telepathy")
+    assert refused.status_code == 422 and "unknown mode 'telepathy'" in refused.json()["error"]

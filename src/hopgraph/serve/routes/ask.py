@@ -1,19 +1,23 @@
 """POST /ask: a question in any mode, answered as `hopgraph ask --json` answers it (`Answer.to_json`:
 the hits with their ranks and how each was found, the relation paths, the citations, the time of
-each stage), with optional `limits` for this question only (query/ask.AskLimits)."""
+each stage), with optional `limits` for this question only (query/question.AskLimits). The question is
+checked once and, in `auto` mode, routed once: the route that decides whether it may write is the
+route it is answered by."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hopgraph.engine import HopGraph
-from hopgraph.query.ask import CORPUS_MODES, MODES, AskLimits
-from hopgraph.serve.limits import QUESTION_CHARS
+from hopgraph.plugins import load_plugins
+from hopgraph.query.modes import describe_modes, get_mode, mode_names
+from hopgraph.query.modes.search import routed_mode
+from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits, Question
 from hopgraph.serve.routes import JsonResult, require_json
-from hopgraph.serve.shared_graph import Graph, SharedGraph
+from hopgraph.serve.shared_graph import Graph
+
+load_plugins()  # a plugin's mode is in the description and accepted, as in `hopgraph ask --help`
 
 router = APIRouter(tags=["questions"])
 
@@ -43,29 +47,43 @@ class AskRequest(BaseModel):
     # naming the field, never coerced into something the client did not send.
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question: str = Field(min_length=1, max_length=QUESTION_CHARS)
-    mode: Literal[*MODES] = "auto"  # type: ignore[valid-type]
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    mode: str = Field(default="auto", description="The answer mode: " + describe_modes("; ") + ".",
+                      json_schema_extra=lambda schema: schema.update(enum=list(mode_names())))
     method: str | None = Field(default=None, max_length=100,
                                description="For mode search: vector | bm25 | hybrid, +names, +links; ppr; auto.")
     top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
     limits: QuestionLimits | None = None
 
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, mode: str) -> str:
+        if mode not in mode_names():
+            raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(mode_names())}")
+        return mode
+
 
 @router.post("/ask", response_class=JsonResult, dependencies=[Depends(require_json)])
 def ask(request: AskRequest, graph: Graph) -> JsonResult:
+    question = graph.read(lambda hg: _question(hg, request))
+
     def run(hg: HopGraph) -> dict:
-        limits = AskLimits(**request.limits.model_dump()) if request.limits else None
-        return hg.ask(request.question, request.mode, request.method, request.top, request.answer, limits).to_json()
+        return hg.ask(question).to_json()
 
-    return JsonResult(graph.write(run) if _may_write(request, graph) else graph.read(run))
+    return JsonResult(graph.write(run) if _may_write(question) else graph.read(run))
 
 
-def _may_write(request: AskRequest, graph: SharedGraph) -> bool:
+def _question(hg: HopGraph, request: AskRequest) -> Question:
+    """The request as a question, checked once; an `auto` one routed once."""
+    limits = AskLimits(**request.limits.model_dump()) if request.limits else None
+    question = hg.question(request.question, request.mode, request.method, request.top, request.answer, limits)
+    return hg.routed(question) if question.mode == "auto" else question
+
+
+def _may_write(question: Question) -> bool:
     """Global, lazy and DRIFT search store the community tree and reports they make on first use;
     `auto` goes there when the router calls the question global."""
-    if request.mode in CORPUS_MODES:
-        return True
-    if request.mode != "auto" or request.method is not None:
-        return False
-    return graph.read(lambda hg: hg.route(request.question).kind == "global")
+    if question.route is not None:
+        return routed_mode(question.route) == "global"
+    return get_mode(question.mode).writes
