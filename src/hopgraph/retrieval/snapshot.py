@@ -40,6 +40,7 @@ from hopgraph.retrieval.lazy_table import StringTable, lazy_table, table_columns
 from hopgraph.retrieval.name_lookup import load_names, save_names
 from hopgraph.retrieval.vector_search import AnnSearch, ann_size, build_ann, load_ann, save_ann
 from hopgraph.store.base import DocumentStore
+from hopgraph.store.processes import alive
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
 
@@ -230,17 +231,7 @@ def _remove_others(root: Path, key: str) -> None:
             continue
         if entry.name.startswith(".tmp-"):
             pid = entry.name.split("-")[1]
-            if pid.isdigit() and _alive(int(pid)):
+            if pid.isdigit() and alive(int(pid)):
                 continue
         if entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
