@@ -63,16 +63,7 @@ def read_file_bytes(path: Path) -> bytes:
 
 def read_text_file(path: Path) -> str:
     """The file's text; unreadable, empty, binary or non-UTF-8 files are errors that name the file."""
-    return _decode(path, read_file_bytes(path))
-
-
-def _decode(path: PurePath, data: bytes) -> str:
-    if b"\x00" in data[:8192]:
-        raise UnreadableFile(path, "looks like a binary file (NUL bytes), not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise UnreadableFile(path, f"not UTF-8 text ({err.reason} at byte {err.start})") from None
+    return textfile.decode_text(path, read_file_bytes(path))
 
 
 def read_documents(path: Path) -> list[Document]:
@@ -93,7 +84,7 @@ def documents_in_bytes(path: PurePath, data: bytes) -> list[Document]:
         raise UnreadableFile(path, "file is empty")
     if suffix in BINARY_READERS:
         return [BINARY_READERS[suffix](path, data)]
-    text = _decode(path, data)
+    text = textfile.decode_text(path, data)
     if suffix in JSON_SUFFIXES:
         return list(_dedupe(_json_documents(_load_json(path, text, suffix == ".jsonl"), path)))
     if suffix in HTML_SUFFIXES:
