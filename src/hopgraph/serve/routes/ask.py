@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hopgraph.engine import HopGraph
 from hopgraph.query.ask import CORPUS_MODES, MODES, AskLimits
+from hopgraph.retrieval.methods import method_help
 from hopgraph.serve.limits import QUESTION_CHARS
 from hopgraph.serve.routes import JsonResult, require_json
 from hopgraph.serve.shared_graph import Graph, SharedGraph
@@ -45,8 +46,7 @@ class AskRequest(BaseModel):
 
     question: str = Field(min_length=1, max_length=QUESTION_CHARS)
     mode: Literal[*MODES] = "auto"  # type: ignore[valid-type]
-    method: str | None = Field(default=None, max_length=100,
-                               description="For mode search: vector | bm25 | hybrid, +names, +links; ppr; auto.")
+    method: str | None = Field(default=None, max_length=100, description=f"For mode search: {method_help()}.")
     top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
     limits: QuestionLimits | None = None
