@@ -13,13 +13,13 @@ from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopO
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
+from hopgraph.ingest import readers
 from hopgraph.retrieval.methods import METHODS, method_help
 
 RETRIEVAL_METHODS = ",".join(METHODS)  # what `eval` scores when given no --methods
 
 
-def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl "
-                                                         ".pdf .docx).")],
+def index(paths: Annotated[list[str], typer.Argument(help=f"Files or folders: {readers.described()}.")],
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
           names_from: NamesFromOpt = None,

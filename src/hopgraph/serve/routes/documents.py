@@ -23,6 +23,7 @@ from starlette.datastructures import UploadFile
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import UnreadableFile
+from hopgraph.ingest import readers
 from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.ingest.readers import documents_in_bytes
 from hopgraph.records.documents import Document
@@ -47,7 +48,7 @@ BODIES = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": TextDocument.model_json_schema()},
     "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
         "file": {"type": "string", "format": "binary",
-                 "description": ".txt .md .html .json .jsonl .pdf .docx; its name is a label, never a path"}}}}}}}
+                 "description": f"{readers.described()}; its name is a label, never a path"}}}}}}}
 
 
 @router.post("/documents", openapi_extra=BODIES, status_code=201)
