@@ -19,12 +19,11 @@ from hopgraph.communities.refresh import refresh_reports
 from hopgraph.communities.reports import ReportRun, representative_chunks
 from hopgraph.config import Settings, load_settings
 from hopgraph.errors import HopgraphError
-from hopgraph.ingest import sync
-from hopgraph.ingest.pipeline import IndexReport, index_documents, read_paths
+from hopgraph.ingest import indexing
+from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
 from hopgraph.kg.facts import Vocabulary
-from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage
 from hopgraph.plugins import load_plugins
 from hopgraph.query import asking
@@ -153,29 +152,25 @@ class HopGraph:
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
         them: an InputError), as are a folder's links to files or folders outside it unless
         `follow_links` (what a link brings in is stored under its path in the folder)."""
-        gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
-        read = read_paths(paths, self.quiet, follow_links)
-        if gazetteer:
-            kg_build.save_gazetteer(self.store, gazetteer)
-        sources = {d.source for d in read.documents}
-        stored = {d.source for d in self.store.active_documents().values()}
-        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
-        return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
+        return self._written(indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file,
+                                                  follow_links, self.quiet))
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
         holds, keyword entries, links, and the facts only they stated (the graph is rebuilt from what
         remains)."""
         self._catch_up_graph()  # a remove killed after its commit is finished before "not indexed" is said
-        return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
+        return self._written(indexing.remove_documents(self.store, self.embedder, targets, self.settings, self.quiet))
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
                         replace_sources: bool | Collection[str] = True, skipped: Sequence[Skip] = (),
                         withdraw: Collection[int] = ()) -> IndexReport:
-        # The gazetteer given once with `index --names` stays in force for every later run.
-        gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
-        report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, skipped, withdraw)
+        """Documents already read (ingest/indexing.add_documents): added or refreshed by source and title."""
+        return self._written(indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer,
+                                                    replace_sources, skipped, withdraw, self.quiet))
+
+    def _written(self, report: IndexReport) -> IndexReport:
+        """What an index or remove run made stale is dropped, and the graph follows the facts."""
         if report.changed or report.links or report.names:
             self._search_index = None
         if report.changed:  # facts carried to new chunks cite them in the store's graph now

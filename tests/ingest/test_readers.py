@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 
-from hopgraph.errors import InputError
+from hopgraph.errors import HopgraphError, InputError
+from hopgraph.ingest import readers
 from hopgraph.ingest.readers import expand_paths, read_documents
 from hopgraph.records.documents import Document
 
@@ -211,3 +212,41 @@ def test_record_that_is_neither_format_error_names_the_record(tmp_path: Path) ->
     path = write(tmp_path / "neither.json", json.dumps([{"title": "A", "text": "t"}, {"name": "B"}]))
     with pytest.raises(InputError, match=r"record 1\b"):
         read_documents(path)
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registrations made by a test are forgotten after it."""
+    monkeypatch.setattr(readers, "_READERS", dict(readers._READERS))
+
+
+def read_toy(path: PurePath, data: bytes) -> list[Document]:
+    """`title: text` a line: one document per line."""
+    lines = data.decode().splitlines()
+    return [Document(*map(str.strip, line.split(":", 1)), source=str(path), title_source="record") for line in lines]
+
+
+def test_every_built_in_suffix_has_a_described_reader() -> None:
+    assert readers.suffixes() == [".docx", ".htm", ".html", ".json", ".jsonl", ".markdown", ".md", ".pdf", ".txt"]
+    assert all(suffix in readers.described() for suffix in readers.suffixes())
+
+
+def test_a_registered_reader_reads_its_suffix_and_is_walked_and_listed(registry: None, tmp_path: Path) -> None:
+    readers.register(".toy", read_toy, "title: text lines")
+    folder = tmp_path / "folder"
+    toy = write(folder / "pets.TOY", "Rex: a dog\nTom: a cat\n")
+    write(folder / "skip.csv", "a,b\n")
+    assert expand_paths([folder]) == [toy]  # the folder walk takes it, and still not the .csv
+    assert [(d.title, d.text) for d in read_documents(toy)] == [("Rex", "a dog"), ("Tom", "a cat")]
+    assert ".toy (title: text lines)" in readers.described()
+    with pytest.raises(InputError, match=r"use one of .*\.pdf, \.toy, \.txt"):
+        expand_paths([write(tmp_path / "x.csv", "a")])
+
+
+@pytest.mark.parametrize("suffix", [".txt", "toy", ".Toy", "."])
+def test_a_reader_suffix_must_be_new_lower_case_with_its_dot(registry: None, suffix: str) -> None:
+    with pytest.raises(HopgraphError, match="cannot register a reader"):
+        readers.register(suffix, read_toy, "bad")

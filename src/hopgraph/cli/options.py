@@ -14,9 +14,10 @@ from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.records.answers import JSON_SCHEMA_VERSION
 from hopgraph.records.documents import utc_now
+from hopgraph.store import backends
 
 StoreOpt = Annotated[str | None, typer.Option(
-    "--store", help="Store file or postgresql:// URL (default: config, else ./hopgraph.db).")]
+    "--store", help=f"Store file, or a URL: {backends.described()} (default: config, else ./hopgraph.db).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
 TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help="Places in the answer.")]
 NamesFromOpt = Annotated[str | None, typer.Option(

@@ -13,13 +13,14 @@ from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopO
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
+from hopgraph.ingest import readers
 from hopgraph.query.modes import describe_modes
+from hopgraph.retrieval.methods import METHODS, method_help
 
-RETRIEVAL_METHODS = "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links"
+RETRIEVAL_METHODS = ",".join(METHODS)  # what `eval` scores when given no --methods
 
 
-def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl "
-                                                         ".pdf .docx).")],
+def index(paths: Annotated[list[str], typer.Argument(help=f"Files or folders: {readers.described()}.")],
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
           names_from: NamesFromOpt = None,
@@ -62,8 +63,8 @@ def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, file
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
         mode: Annotated[str, typer.Option("--mode", help=describe_modes() + ".")] = "auto",
-        method: Annotated[str | None, typer.Option("--method", "-m", help="For --mode search: vector | bm25 | "
-                                                   "hybrid, +names, +links; ppr; auto.")] = None,
+        method: Annotated[str | None, typer.Option("--method", "-m",
+                                                   help=f"For --mode search: {method_help()}.")] = None,
         top: TopOpt = None, store: StoreOpt = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         no_answer: Annotated[bool, typer.Option("--no-answer", help="Search: the ranked chunks only, no "

@@ -26,7 +26,7 @@ from hopgraph.ingest.spill import SpilledChunks
 from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported only when texts are parsed
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
-from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.documents import ActiveDocs, Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
 from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
@@ -156,16 +156,18 @@ def _nothing_readable(skipped: list[Skip]) -> str:
 
 def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
                 replace_sources: bool | Collection[str] = True,
-                skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> tuple[DocumentChange, IndexReport]:
+                skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
+                active: ActiveDocs | None = None) -> tuple[DocumentChange, IndexReport]:
     """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
 
     `replace_sources`: True withdraws the documents of every source read here that are gone from it;
     a collection of sources does that for exactly those (even if none of their documents remain).
     A skipped file is no source read here: its documents stay as an earlier run indexed them.
-    `withdraw`: document ids withdrawn as well (`hopgraph remove`)."""
+    `withdraw`: document ids withdrawn as well (`hopgraph remove`). `active`: the store's active
+    documents if the caller has read them already this run (else they are read here)."""
     report = IndexReport(documents=len(docs), skipped=list(skipped))
     change = DocumentChange()
-    active = store.active_documents()
+    active = store.active_documents() if active is None else active
     chunking = chunking_key(settings)
     for doc in docs:
         content_hash = content_hash_of(doc, chunking)
@@ -240,15 +242,18 @@ def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
                     replace_sources: bool | Collection[str] = True,
-                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> IndexReport:
+                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
+                    active: ActiveDocs | None = None) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
-    report). Unchanged content with unchanged settings writes nothing.
+    report). Unchanged content with unchanged settings writes nothing. `active`: the store's active
+    documents when the caller read them this run: the run reads them once (ingest/indexing.py).
 
     Names come from `settings.names_from` (linkgraph/naming.py): by default from the text of every
     chunk, plus the titles that are names, decided per document."""
     names_from = naming.check_source(settings.names_from)
     started = time.perf_counter()
-    change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw)
+    active = store.active_documents() if active is None else active
+    change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw, active)
     signature = graph_signature(settings, gazetteer)
     meta = store.meta()
     new_embedder = meta.get("embedder") not in (None, embedder.name)
@@ -261,7 +266,8 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     readings: dict[str, aboutness.Reading] = {}
     if naming.reads_text(names_from):  # outside the write transaction: the model is slow
         with counter("names from text", quiet) as update:
-            readings, report.paragraphs_read = naming.read_new_paragraphs(store, _texts_after(store, change), update)
+            texts = _texts_after(store, change, active)
+            readings, report.paragraphs_read = naming.read_new_paragraphs(store, texts, update)
     named = time.perf_counter()
     graph_seconds = 0.0
 
@@ -298,9 +304,8 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     return report
 
 
-def _texts_after(store: Store, change: DocumentChange) -> list[str]:
-    """The chunk texts the index will hold once `change` is applied."""
-    active = store.active_documents()
+def _texts_after(store: Store, change: DocumentChange, active: ActiveDocs) -> list[str]:
+    """The chunk texts the index will hold once `change` is applied (`active`: before it)."""
     replaced = set(change.withdrawn) | {active[(d.source, d.title)].id for d, _, _ in change.upserts
                                         if (d.source, d.title) in active}
     table = store.chunk_table()

@@ -83,6 +83,9 @@ class StoredDocument:
     title_source: str = "record"
 
 
+ActiveDocs = dict[tuple[str, str], StoredDocument]  # documents not withdrawn, by (source, title)
+
+
 def cite(title: str, source: str, title_source: str, ord_: int, page: int | None) -> str:
     """A readable place for a chunk: the file name (or the title, for records) plus `#p<page>` for a
     paged document, else `#<n>` for its n-th chunk (counted from 1, as pages are)."""

@@ -121,3 +121,30 @@ def test_unknown_ids_are_404_and_a_delete_withdraws(writable):
     assert httpx.get(f"{base}/documents/{doc_id}").status_code == 404
     assert httpx.delete(f"{base}/documents/{doc_id}").status_code == 404
     assert "Vellum Ghost" not in titles_found(base, "What is the Hollowmere lighthouse game?")
+
+
+def test_a_delete_goes_through_the_facade_s_remove(sample_store: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process, so the call can be seen: DELETE withdraws as `hopgraph remove` does."""
+    from fastapi.testclient import TestClient
+
+    from hopgraph.config import Settings
+    from hopgraph.engine import HopGraph
+    from hopgraph.ingest.pipeline import IndexReport
+    from hopgraph.serve.app import create_app
+
+    store = shutil.copyfile(sample_store, tmp_path / "sample.db")
+    removed: list[list[str]] = []
+    remove = HopGraph.remove
+
+    def counted(self: HopGraph, targets: list[str]) -> IndexReport:
+        removed.append(list(targets))
+        return remove(self, targets)
+
+    monkeypatch.setattr(HopGraph, "remove", counted)
+    with TestClient(create_app(str(store), Settings())) as client:
+        doc_id = client.post("/documents", json={"title": "Vellum Ghost", "text": "A lost game."}).json()[
+            "documents"][0]["id"]
+        withdrawn = client.delete(f"/documents/{doc_id}")
+    assert withdrawn.status_code == 200 and withdrawn.json()["withdrawn"] == 1
+    assert removed == [[str(doc_id)]]

@@ -14,6 +14,7 @@ from hopgraph.plugins import load_plugins
 from hopgraph.query.modes import describe_modes, get_mode, mode_names
 from hopgraph.query.modes.search import routed_mode
 from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits, Question
+from hopgraph.retrieval.methods import method_help
 from hopgraph.serve.routes import JsonResult, require_json
 from hopgraph.serve.shared_graph import Graph
 
@@ -51,7 +52,7 @@ class AskRequest(BaseModel):
     mode: str = Field(default="auto", description="The answer mode: " + describe_modes("; ") + ".",
                       json_schema_extra=lambda schema: schema.update(enum=list(mode_names())))
     method: str | None = Field(default=None, max_length=100,
-                               description="For mode search: vector | bm25 | hybrid, +names, +links; ppr; auto.")
+                               description=f"For mode search: {method_help()}.")
     top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
     limits: QuestionLimits | None = None

@@ -4,8 +4,9 @@
 Nothing a client sends is ever a path: an upload's file name is a label (its last part, for the
 reader to pick by suffix and to cite), its bytes are read from the request body
 (ingest/readers.documents_in_bytes), and a document id is an integer looked up in the store.
-Documents are written through the same pipeline `hopgraph index` uses (`HopGraph.index_documents`);
-a document is known by its source and title, so sending the same one again updates it.
+Documents are written through the same pipeline `hopgraph index` uses (`HopGraph.index_documents`),
+and withdrawn as `hopgraph remove` withdraws them (`HopGraph.remove`); a document is known by its
+source and title, so sending the same one again updates it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from starlette.datastructures import UploadFile
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import UnreadableFile
+from hopgraph.ingest import readers
 from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.ingest.readers import documents_in_bytes
 from hopgraph.records.documents import Document
@@ -47,7 +49,7 @@ BODIES = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": TextDocument.model_json_schema()},
     "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
         "file": {"type": "string", "format": "binary",
-                 "description": ".txt .md .html .json .jsonl .pdf .docx; its name is a label, never a path"}}}}}}}
+                 "description": f"{readers.described()}; its name is a label, never a path"}}}}}}}
 
 
 @router.post("/documents", openapi_extra=BODIES, status_code=201)
@@ -77,8 +79,8 @@ def delete_document(doc_id: DocumentId, graph: Graph) -> dict[str, Any]:
     """Withdraw the document: its chunks, keyword entries, links and the relations only it stated."""
 
     def withdraw(hg: HopGraph) -> IndexReport:
-        _find(hg, doc_id)
-        return hg.index_documents([], withdraw=[doc_id])
+        _find(hg, doc_id)  # an id no document has is a 404, not the 400 `remove` gives a bad target
+        return hg.remove([str(doc_id)])
 
     return _report_json(graph.write(withdraw))
 
