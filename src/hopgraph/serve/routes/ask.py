@@ -58,7 +58,7 @@ def ask(request: AskRequest, graph: Graph) -> JsonResult:
         limits = AskLimits(**request.limits.model_dump()) if request.limits else None
         return hg.ask(request.question, request.mode, request.method, request.top, request.answer, limits).to_json()
 
-    return JsonResult(graph.write(run) if _may_write(request, graph) else graph.read(run))
+    return JsonResult(graph.write_if_free(run) if _may_write(request, graph) else graph.read(run))
 
 
 def _may_write(request: AskRequest, graph: SharedGraph) -> bool:
