@@ -14,6 +14,7 @@ The method `ppr` is `hybrid+names+ppr`: the question's names and the ranker's fi
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -54,12 +55,19 @@ def parse_method(method: str) -> MethodSpec:
 
 def check_question(question: str) -> str:
     question = question.strip()
-    if not question:
+    if any("\ud800" <= ch <= "\udfff" for ch in question):  # argv's undecodable bytes (surrogateescape)
+        raise InputError("the question is not valid UTF-8 text: it has bytes no encoding was given for")
+    if not any(_visible(ch) for ch in question):  # zero-width spaces and joiners say nothing
         raise InputError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
         raise InputError(f"the question is {len(question):,} characters long; the limit is "
                          f"{MAX_QUESTION_CHARS:,} (ask a question, not a document)")
     return question
+
+
+def _visible(ch: str) -> bool:
+    """Not a space, a control or an invisible format character (zero-width space, joiner, BOM)."""
+    return not ch.isspace() and unicodedata.category(ch) not in {"Cc", "Cf"}
 
 
 class StageTimer:
