@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, logged_run, open_hopgraph, print_result
+from hopgraph.cli.options import (
+    JsonOpt,
+    QuietOpt,
+    StoreOpt,
+    creating_hopgraph,
+    logged_run,
+    open_hopgraph,
+    print_result,
+)
 from hopgraph.config import load_settings
 from hopgraph.errors import HopgraphError
 
@@ -22,7 +30,7 @@ def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relat
                                                              "subject_type,object_type].")],
                    store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Import relations you already have; each edge points at the chunk of its source document."""
-    with open_hopgraph(store, quiet, create=True) as hg, logged_run(hg, "import-triples") as log:
+    with creating_hopgraph(store, quiet) as hg, logged_run(hg, "import-triples") as log:
         report = hg.import_triples(file)
         log.update(triples=report.triples, skipped=len(report.skipped), entities=report.graph.entities,
                    relations=report.graph.relations)
