@@ -85,7 +85,8 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         print_result("extract", {"extractor": "llm+parse", **asdict(report),
                                  "graph": {"entities": len(graph.entities), "relations": relations}})
         return
-    typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
+    withdrawn = f", {report.withdrawn} withdrawn while being read (skipped)" if report.withdrawn else ""
+    typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed{withdrawn}, "
                f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations "
                f"from the LLM; {relations} relations in the graph with the parser's")
     typer.echo(f"LLM usage (calls, cached, tokens in, tokens out): {usage}")

@@ -18,7 +18,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.kg.extractors.llm import MAX_TOKENS, extract_pending, to_facts
 from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.kg.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, Vocabulary
-from hopgraph.llm import LLMClient, ReplayLLMCache, cache_key
+from hopgraph.llm import LLMClient, LLMResult, ReplayLLMCache, cache_key
 from hopgraph.prompts import extraction, gleaning
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import ChunkText, RawEntity, RawRelation
@@ -337,3 +337,25 @@ def test_with_the_parser_an_edge_both_state_names_both_extractors_on_its_source(
     assert all([s.extractor for s in r.sources] == [f"{EXTRACTOR}+{PARSE}"] for r in by_edge.values())
     supplies = by_edge[("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")]
     assert supplies.sources[0].chunk_id == chunk_ids(hg)[CHUNKS[1].text]
+
+
+class WithdrawingClient:
+    """A model whose reply arrives after a `remove` withdrew one of the chunks it was asked about."""
+
+    model = "withdrawing"
+    usage: dict[str, Any] = {}
+
+    def __init__(self, hg: HopGraph, title: str) -> None:
+        self.hg, self.title = hg, title
+
+    def complete_many(self, requests: list[Any], progress: Any = None) -> list[Any]:
+        [doc_id] = [d.id for (_, title), d in self.hg.store.active_documents().items() if title == self.title]
+        self.hg.index_documents([], withdraw=[doc_id])  # what `hopgraph remove` does, between read and save
+        return [LLMResult(reply([]), 0, 0, False) for _ in requests]
+
+
+def test_extraction_passes_over_a_chunk_withdrawn_under_it_and_counts_it(hg):
+    """Issue 25 (5): `remove` during `extract` ended it with "FOREIGN KEY constraint failed"."""
+    report = extract_pending(hg.store, WithdrawingClient(hg, "Board news"), VOCABULARY)
+    assert (report.chunks, report.extracted, report.withdrawn, report.failed) == (3, 2, 1, [])
+    assert len(hg.store.load_facts()) == 2

@@ -32,6 +32,7 @@ class ExtractReport:
     extracted: int = 0
     failed: list[tuple[int, str]] = field(default_factory=list)
     skipped: int = 0
+    withdrawn: int = 0  # chunks removed while they were being extracted: their results were dropped
     entities: int = 0
     relations: int = 0
     usage: dict[str, Any] = field(default_factory=dict)  # step → the client's StepUsage
@@ -108,10 +109,11 @@ def extract_chunks(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabul
                 report.skipped += len(item.skipped)
                 report.entities += len(item.entities)
                 report.relations += len(item.relations)
-        store.save_facts(facts)
+        withdrawn = store.save_facts(facts)
         if failures:
             store.record_failures(failures, extractor)
-        report.extracted += len(facts)
+        report.withdrawn += len(withdrawn)
+        report.extracted += len(facts) - len(withdrawn)
         if progress:
             progress(start + len(batch), len(chunks))
     report.usage = client.usage
