@@ -343,10 +343,9 @@ class WithdrawingClient:
     """A model whose reply arrives after a `remove` withdrew one of the chunks it was asked about."""
 
     model = "withdrawing"
-    usage: dict[str, Any] = {}
 
     def __init__(self, hg: HopGraph, title: str) -> None:
-        self.hg, self.title = hg, title
+        self.hg, self.title, self.usage = hg, title, {}
 
     def complete_many(self, requests: list[Any], progress: Any = None) -> list[Any]:
         [doc_id] = [d.id for (_, title), d in self.hg.store.active_documents().items() if title == self.title]
