@@ -94,6 +94,8 @@ def documents_in_bytes(path: PurePath, data: bytes) -> list[Document]:
     if suffix in BINARY_READERS:
         return [BINARY_READERS[suffix](path, data)]
     text = _decode(path, data)
+    if not text.strip():  # a BOM, U+2028 or \x1c alone: bytes that decode to nothing but spaces
+        raise UnreadableFile(path, "file is empty (only spaces and separators)")
     if suffix in JSON_SUFFIXES:
         return list(_dedupe(_json_documents(_load_json(path, text, suffix == ".jsonl"), path)))
     if suffix in HTML_SUFFIXES:
