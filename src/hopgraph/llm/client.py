@@ -24,19 +24,18 @@ import httpx
 import pydantic
 
 from hopgraph.llm.cache import LLMCache, LLMError, cache_key
+from hopgraph.llm.replies import StreamProblem, reply_body, retry_after, strip_fences
 from hopgraph.text.tokens import count_tokens
 
 T = TypeVar("T")
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
-RETRY_AFTER_CAP = 30.0  # seconds: a server asking for longer is treated as asking for this
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there accepts at once
 # Seconds to the reply's first byte, and between two streamed pieces of it: the reply is streamed, so a
 # live server shows it is working long before a long reply ends, and a silent one is given up on early.
 FIRST_BYTE_TIMEOUT = 12.0
 CONNECT_RETRIES = 1  # a refused connection (or a silent server) is retried once: one that is down stays down
 BREAKER_AFTER = 3  # consecutive failed calls after which every call fails at once (the circuit opens)
-_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -84,19 +83,6 @@ class _Retry(Exception):
         super().__init__(problem)
         self.delay = delay
         self.refused = refused
-
-
-def strip_fences(text: str) -> str:
-    """Models often wrap JSON in ```json … ``` even when asked not to."""
-    match = _FENCE.match(text)
-    return match.group(1).strip() if match else text.strip()
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    try:
-        return min(max(float(response.headers["Retry-After"]), 0.0), RETRY_AFTER_CAP)
-    except (KeyError, ValueError):  # absent, or an HTTP date: fall back to our own backoff
-        return None
 
 
 class LLMClient:
@@ -247,14 +233,12 @@ class LLMClient:
 
     @property
     def circuit_open(self) -> bool:
-        """Whether calls now fail at once (BREAKER_AFTER failed calls in a row, or a server that
-        refused or never answered)."""
+        """Whether calls now fail at once (failed calls in a row, or a server refusing or silent)."""
         with self._lock:
             return self._failures >= BREAKER_AFTER
 
     def _open_circuit(self) -> None:
-        """A server that refuses or never answers will not do better on the next call (the error
-        this raises is counted once more by `_complete`)."""
+        """A server that refuses or never answers will not do better next call (`_complete` counts one more)."""
         with self._lock:
             self._failures = max(self._failures, BREAKER_AFTER - 1)
 
@@ -308,10 +292,11 @@ class LLMClient:
             timeout = httpx.Timeout(min(self._first_byte, whole), connect=min(whole, CONNECT_TIMEOUT))
             try:
                 with self._slots, self._http.stream("POST", self.endpoint, json=body, timeout=timeout) as response:
-                    if response.status_code != 200:
-                        response.read()
-                    else:
-                        return self._read_streamed(response, messages, step, time.monotonic() + whole)
+                    if response.status_code == 200:
+                        return self._read(reply_body(response, time.monotonic() + whole, self._timeout), messages, step)
+                    response.read()
+            except StreamProblem as err:
+                raise _Retry(str(err)) from None
             except httpx.TimeoutException as err:
                 silent = isinstance(err, httpx.ConnectTimeout | httpx.ReadTimeout)
                 raise _Retry(f"timed out ({type(err).__name__}: no reply within {timeout.read:g} s)",
@@ -328,7 +313,7 @@ class LLMClient:
                     self._json_object_only = True
                 continue  # not an attempt: the same request in the form this server understands
             if status == 429:
-                raise _Retry(f"HTTP 429 rate limited: {detail}", _retry_after(response))
+                raise _Retry(f"HTTP 429 rate limited: {detail}", retry_after(response))
             if status >= 500:
                 raise _Retry(f"HTTP {status}: {detail}")
             raise LLMError(f"LLM {self.model!r} at {self.endpoint} rejected the request: HTTP {status}: {detail}")
@@ -350,31 +335,6 @@ class LLMClient:
             body["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": response_model.__name__, "schema": schema, "strict": True}}
         return body
-
-    def _read_streamed(self, response: httpx.Response, messages: list[dict[str, Any]], step: str,
-                       ends_at: float) -> tuple[str, int, int, str]:
-        """A reply as server-sent events (a server that ignores `stream` sends one JSON body: read
-        as it is), given up on past `ends_at` however steadily it streams."""
-        if "text/event-stream" not in response.headers.get("content-type", ""):
-            response.read()
-            return self._read(response.text, messages, step)
-        pieces, finish, usage = [], "", {}
-        for line in response.iter_lines():
-            if time.monotonic() > ends_at:
-                raise _Retry(f"the reply took longer than {self._timeout:g} s (setting llm_timeout)")
-            data = line.removeprefix("data:").strip() if line.startswith("data:") else ""
-            if not data or data == "[DONE]":
-                continue
-            try:
-                event = json.loads(data)
-                choice = (event.get("choices") or [{}])[0]
-                pieces.append((choice.get("delta") or {}).get("content") or "")
-                finish = str(choice.get("finish_reason") or finish)
-                usage = event.get("usage") or usage
-            except (ValueError, AttributeError, TypeError) as err:
-                raise _Retry(f"malformed reply event ({type(err).__name__}: {err}): {data[:200]!r}") from None
-        reply = {"choices": [{"message": {"content": "".join(pieces)}, "finish_reason": finish}], "usage": usage}
-        return self._read(json.dumps(reply), messages, step)
 
     def _read(self, raw: str, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int, str]:
         try:
