@@ -126,7 +126,7 @@ class HopGraph:
         if self._llm is None:
             cache = self.llm_cache or self.store.reply_cache()
             self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
-                                  timeout=self.settings.llm_timeout,
+                                  timeout=self.settings.llm_timeout, first_byte=self.settings.llm_first_byte,
                                   max_concurrency=self.settings.llm_concurrency, cache=cache)
         return self._llm
 
@@ -194,7 +194,8 @@ class HopGraph:
         state keeps both extractors on its source."""
         client = client or self.llm()
         rounds = self.settings.gleanings if gleanings is None else gleanings
-        report = extract_pending(self.store, client, self.vocabulary(), rounds, progress)  # type: ignore[arg-type]
+        report = extract_pending(self.store, client, self.vocabulary(), rounds, progress,  # type: ignore[arg-type]
+                                 self.settings.llm_job_deadline or None)
         if parse:
             kg_build.run_extractors(self.store, [kg_build.parse_extractor(self.vocabulary())], self.quiet)
         self.build_graph()

@@ -85,6 +85,12 @@ def test_remove_withdraws_a_file_and_names_what_it_cannot_find(workdir: Path, mo
     assert ": 2 documents withdrawn; 0 names, 0 links in " in result.stdout
 
 
+def test_a_question_with_undecodable_bytes_is_one_line_and_exit_2(store: Path, monkeypatch, capsys):
+    question = b"who owns caf\xe9 Noir?".decode("utf-8", "surrogateescape")  # argv's Latin-1 byte, as Python reads it
+    out = fails(monkeypatch, capsys, "ask", question, "--store", str(store))
+    assert "not valid UTF-8" in out
+
+
 def test_index_summary_counts_the_added_documents(workdir: Path):
     corpus = workdir / "two.json"
     corpus.write_text(json.dumps([{"title": "Alpha", "text": "Alpha mentions Beta."},

@@ -75,3 +75,19 @@ def test_a_question_routed_before_it_is_asked_is_not_routed_again(tiny_graph: Ho
     routed = tiny_graph.routed(tiny_graph.question(QUESTION))
     asked = tiny_graph.ask(routed)
     assert len(routes) == 1 and asked.why == f"router: {routed.route.kind} — {routed.route.reason}"
+
+
+@pytest.mark.parametrize("question", ["\u200b\u200c\u200d", "\ufeff \u2060", "\x00\x01"])
+def test_check_question_calls_a_question_of_invisible_characters_empty(question):
+    with pytest.raises(InputError, match="the question is empty"):
+        check_question(question)
+
+
+def test_check_question_rejects_undecodable_bytes_in_one_line():
+    question = b"caf\xe9 owner?".decode("utf-8", "surrogateescape")  # how argv carries a Latin-1 byte
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        check_question(question)
+
+
+def test_check_question_keeps_a_question_with_a_zero_width_joiner_inside():
+    assert check_question("who runs Ca\u200df\u00e9 Noir?") == "who runs Ca\u200df\u00e9 Noir?"

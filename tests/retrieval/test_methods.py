@@ -11,6 +11,7 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
+from hopgraph.query.question import check_question
 from hopgraph.records.documents import Document
 from hopgraph.records.retrieval import Budget
 from hopgraph.retrieval.index import SearchIndex
@@ -258,3 +259,30 @@ def test_the_names_step_says_which_names_it_found(bridge):
     retrieval = run_method(bridge, "Who won the Quell Prize?", "hybrid+names", Budget(top=3))
     (names_step,) = [step for step in retrieval.trace if step.stage == "names"]
     assert "quell prize" in names_step.detail.casefold()
+
+
+# --- property tests (hypothesis): any question is answered or refused with an InputError ------------
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402  (after the skip: a dev-only extra)
+from hypothesis import strategies as st  # noqa: E402
+
+QUESTION_EXAMPLES = 200
+questions = st.one_of(
+    st.text(max_size=300),  # any code point but lone surrogates
+    st.binary(max_size=200).map(lambda b: b.decode("utf-8", "surrogateescape")),  # argv's undecodable bytes
+    st.text(st.sampled_from(" \t\n\u200b\u200d\ufeff\x00\"'()*:^~-AND OR NOT NEAR"), max_size=60),  # FTS syntax
+)
+
+
+@settings(max_examples=QUESTION_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(question=questions, method=st.sampled_from(sorted(METHODS)))
+def test_any_question_is_searched_or_refused_with_one_input_error(bridge, question: str, method: str) -> None:
+    try:
+        checked = check_question(question)
+    except InputError as err:
+        assert "\n" not in str(err)
+        return
+    assert checked and checked == checked.strip()
+    retrieval = run_method(bridge, checked, method, Budget(top=3), 60)
+    assert len(retrieval.hits) <= 3

@@ -133,3 +133,34 @@ def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_t
         assert shared.read(quellbrook) and shared.write(quellbrook)
     finally:
         shared.close()
+
+
+def test_a_question_that_may_write_does_not_wait_for_a_running_write(fresh_store):
+    """Issue 25 (1): a global question (it stores the community tree it makes) while an upload holds
+    the writer is answered from a reader, not queued behind the upload."""
+    from hopgraph.serve.routes.ask import AskRequest
+    from hopgraph.serve.routes.ask import ask as ask_route
+
+    shared = SharedGraph(str(fresh_store), Settings())
+    release, holding = threading.Event(), threading.Event()
+
+    def long_write(hg: HopGraph) -> None:
+        holding.set()
+        release.wait(120)
+
+    writer = threading.Thread(target=shared.write, args=(long_write,))
+    writer.start()
+    try:
+        holding.wait(30)
+        answered: list[object] = []
+        asker = threading.Thread(target=lambda: answered.append(
+            ask_route(AskRequest(question="What are the main themes?", mode="global"), shared)))
+        asker.start()
+        asker.join(60)
+        assert answered, "the global question waited for the write"
+    finally:
+        release.set()
+        writer.join()
+        asker.join()
+        shared.close()
+    assert json.loads(answered[0].body)["mode"] == "global"

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph, print_result
+from hopgraph.cli.options import (
+    JsonOpt,
+    NamesFromOpt,
+    QuietOpt,
+    StoreOpt,
+    TopOpt,
+    creating_hopgraph,
+    open_hopgraph,
+    print_result,
+)
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
@@ -30,7 +39,7 @@ def index(paths: Annotated[list[str], typer.Argument(help=f"Files or folders: {r
     """Add or refresh documents; unchanged content does no work. A folder is the truth: its files
     deleted or renamed since the last run are withdrawn. A file that cannot be read is skipped with
     a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
-    with open_hopgraph(store, quiet, create=True, names_from=names_from) as hg:
+    with creating_hopgraph(store, quiet, names_from=names_from) as hg:
         report = hg.index(paths, names, follow_links)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)

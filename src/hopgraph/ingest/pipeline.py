@@ -122,6 +122,9 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True, follow_links: bo
     files = _once_each(files)
     links_skipped = len(result.skipped)
     for path, source in bar_over(files, "reading", quiet):
+        if not sync.decodable(path):  # a file named directly (a folder's are skipped in folder_files)
+            result.skipped.append(Skip(sync.printable(path), sync.UNDECODABLE_NAME))
+            continue
         try:
             result.documents.extend(_stored_under(read_documents(path), path, source))
         except UnreadableFile as err:

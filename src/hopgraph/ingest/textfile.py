@@ -37,9 +37,12 @@ def decode_text(path: PurePath, data: bytes) -> str:
     refuse_binary(path, data)
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return data[bom:].decode("utf-8")
+        text = data[bom:].decode("utf-8")
     except UnicodeDecodeError as err:  # the byte counted from the file's start, BOM included
         raise not_utf8(path, err, bom + err.start) from None
+    if not text.strip():  # a BOM, U+2028 or \x1c alone: bytes that decode to nothing but spaces
+        raise UnreadableFile(path, "file is empty (only spaces and separators)")
+    return text
 
 
 def decoded_blocks(path: Path) -> Iterator[str]:

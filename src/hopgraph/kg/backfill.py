@@ -26,7 +26,7 @@ from typing import Protocol
 from hopgraph.config import Settings
 from hopgraph.errors import HopgraphError
 from hopgraph.kg.build import CONCEPT_EXTRACTOR, GraphReport, parse_extractor, run_extractors
-from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
+from hopgraph.kg.extractors.llm import ExtractReport, extract_pending, nothing_extracted
 from hopgraph.kg.facts import Vocabulary
 from hopgraph.llm import LLMClient
 from hopgraph.progress import counter
@@ -70,10 +70,10 @@ def backfill(hg: Backfilled, use_llm: bool | None = None, gleanings: int | None 
         if hg.has_llm if use_llm is None else use_llm:
             rounds = hg.settings.gleanings if gleanings is None else gleanings
             with counter("backfill", hg.quiet) as update:
-                report = extract_pending(store, hg.llm(), hg.vocabulary(), rounds, _remembered(update, done))
+                report = extract_pending(store, hg.llm(), hg.vocabulary(), rounds, _remembered(update, done),
+                                         hg.settings.llm_job_deadline or None)
             if report.failed and not report.extracted:  # a server that is down is an error, not a result
-                raise HopgraphError(f"the LLM failed on all {len(report.failed)} chunks it was asked about, so "
-                                    f"nothing was extracted; the first: {report.failed[0][1]}")
+                raise HopgraphError(nothing_extracted(report))
         else:
             extractors.insert(0, CONCEPT_EXTRACTOR)
         run_extractors(store, extractors, hg.quiet)

@@ -7,6 +7,7 @@ It is made once at the top — `HopGraph.ask`, `hopgraph ask`, `POST /ask` (quer
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, fields, replace
 
 from hopgraph.errors import InputError
@@ -21,12 +22,19 @@ FALLBACK_METHOD = "hybrid"  # what a mode that cannot answer falls open to
 def check_question(question: str) -> str:
     """The question stripped; InputError when it is empty or longer than MAX_QUESTION_CHARS."""
     question = question.strip()
-    if not question:
+    if any("\ud800" <= ch <= "\udfff" for ch in question):  # argv's undecodable bytes (surrogateescape)
+        raise InputError("the question is not valid UTF-8 text: it has bytes no encoding was given for")
+    if not any(_visible(ch) for ch in question):  # zero-width spaces and joiners say nothing
         raise InputError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
         raise InputError(f"the question is {len(question):,} characters long; the limit is "
                          f"{MAX_QUESTION_CHARS:,} (ask a question, not a document)")
     return question
+
+
+def _visible(ch: str) -> bool:
+    """Not a space, a control or an invisible format character (zero-width space, joiner, BOM)."""
+    return not ch.isspace() and unicodedata.category(ch) not in {"Cc", "Cf"}
 
 
 @dataclass(frozen=True)

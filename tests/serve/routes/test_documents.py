@@ -99,6 +99,12 @@ def test_bad_documents_are_refused_with_their_status(writable):
                       ).status_code == 400
 
 
+def test_a_text_with_a_nul_character_is_refused_as_a_file_with_one_is_skipped(writable):
+    base, _ = writable
+    refused = httpx.post(f"{base}/documents", json={"title": "Binary", "text": "half\u0000text"})
+    assert refused.status_code == 422 and "text" in refused.json()["error"]
+
+
 @pytest.mark.parametrize("doc_id", ["..%2F..%2Fetc%2Fpasswd", "%2E%2E", "1%2F..%2F..%2Fsample.db", "abc", "0"])
 def test_a_traversing_or_malformed_id_reaches_no_file(writable, doc_id):
     base, _ = writable

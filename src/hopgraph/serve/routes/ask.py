@@ -72,7 +72,7 @@ def ask(request: AskRequest, graph: Graph) -> JsonResult:
     def run(hg: HopGraph) -> dict:
         return hg.ask(question).to_json()
 
-    return JsonResult(graph.write(run) if _may_write(question) else graph.read(run))
+    return JsonResult(graph.write_if_free(run) if _may_write(question) else graph.read(run))
 
 
 def _question(hg: HopGraph, request: AskRequest) -> Question:

@@ -34,14 +34,16 @@ from hopgraph.serve.routes import is_json
 from hopgraph.serve.shared_graph import Graph
 
 router = APIRouter(tags=["documents"])
+NO_NUL = r"^[^\x00]*$"
 DocumentId = Annotated[int, Path(ge=1, description="A document id, as POST /documents and the hits of /ask give it.")]
 
 
 class TextDocument(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # no coercion: a wrong type is 422
 
-    title: str = Field(min_length=1, max_length=TITLE_CHARS)
-    text: str = Field(min_length=1, max_length=TEXT_CHARS)
+    # No NUL character: a file with one is skipped as binary by `hopgraph index`, so the API refuses it too.
+    title: str = Field(min_length=1, max_length=TITLE_CHARS, pattern=NO_NUL)
+    text: str = Field(min_length=1, max_length=TEXT_CHARS, pattern=NO_NUL)
 
 
 # Both bodies POST /documents takes, for /docs (the route reads the body itself, by its content type).
