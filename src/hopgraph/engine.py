@@ -50,6 +50,7 @@ from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
+from hopgraph.text.model_identity import check_store_embedder
 
 T = TypeVar("T")
 THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
@@ -101,6 +102,7 @@ class HopGraph:
     @property
     def search_index(self) -> SearchIndex:
         if self._search_index is None:
+            check_store_embedder(self.store.meta(), self.embedder)  # vectors of other weights never mix
             self._search_index = load_search_index(self.store, self.embedder, self.settings.ann_threshold)
         return self._search_index
 
@@ -173,6 +175,7 @@ class HopGraph:
                         withdraw: Collection[int] = ()) -> IndexReport:
         # The gazetteer given once with `index --names` stays in force for every later run.
         gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
+        check_store_embedder(self.store.meta(), self.embedder)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
                                  replace_sources, skipped, withdraw)
         if report.changed or report.links or report.names:

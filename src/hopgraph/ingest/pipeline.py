@@ -31,6 +31,7 @@ from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
+from hopgraph.text.model_identity import STORE_KEY, weights_sha256
 
 GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
@@ -290,7 +291,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # A fresh generation marks this state of the store: search snapshots (retrieval/snapshot.py)
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
-                                "generation": uuid.uuid4().hex},
+                                STORE_KEY: weights_sha256(embedder), "generation": uuid.uuid4().hex},
                 RunRecord("remove" if withdraw and not docs else "index", utc_now(),
                           lambda: json.dumps(asdict(report))), carry)
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
