@@ -149,11 +149,12 @@ class HopGraph:
     # --- indexing ----------------------------------------------------------------------------------
 
     def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None,
-              follow_links: bool = False) -> IndexReport:
+              follow_links: bool = False, reembed: bool = False) -> IndexReport:
         """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
         them: an InputError), as are a folder's links to files or folders outside it unless
-        `follow_links` (what a link brings in is stored under its path in the folder)."""
+        `follow_links` (what a link brings in is stored under its path in the folder). `reembed`
+        embeds every chunk again: a store whose vectors other weights made opens again."""
         gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
         read = read_paths(paths, self.quiet, follow_links)
         if gazetteer:
@@ -161,7 +162,7 @@ class HopGraph:
         sources = {d.source for d in read.documents}
         stored = {d.source for d in self.store.active_documents().values()}
         gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
-        return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
+        return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped, reembed=reembed)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
@@ -172,12 +173,15 @@ class HopGraph:
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
                         replace_sources: bool | Collection[str] = True, skipped: Sequence[Skip] = (),
-                        withdraw: Collection[int] = ()) -> IndexReport:
+                        withdraw: Collection[int] = (), reembed: bool = False) -> IndexReport:
         # The gazetteer given once with `index --names` stays in force for every later run.
         gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
-        check_store_embedder(self.store.meta(), self.embedder)
+        if not reembed:  # the only way past the check: every vector made again by these weights
+            check_store_embedder(self.store.meta(), self.embedder)
         report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, skipped, withdraw)
+                                 replace_sources, skipped, withdraw, reembed)
+        if reembed:
+            self._search_index = None
         if report.changed or report.links or report.names:
             self._search_index = None
         if report.changed:  # facts carried to new chunks cite them in the store's graph now

@@ -63,3 +63,14 @@ def test_the_bundled_model_loads_only_with_its_recorded_weights():
     from hopgraph.text.model_identity import MINILM_INT8_SHA256
 
     assert MiniLMEmbedder().weights_sha256 == MINILM_INT8_SHA256
+
+
+def test_reembed_makes_every_vector_again_and_the_store_opens_under_the_new_weights(tmp_path: Path):
+    store = str(tmp_path / "s.db")
+    with HopGraph(store, Settings(), embedder=HashedEmbedder("a" * 64)) as hg:
+        hg.index_documents(TINY_CORPUS)
+    chunks = len(TINY_CORPUS)
+    with HopGraph(store, Settings(), embedder=HashedEmbedder("b" * 64), create=False) as hg:
+        report = hg.index_documents(TINY_CORPUS, reembed=True)
+        assert report.embedded >= chunks and hg.store.meta()[STORE_KEY] == "b" * 64
+        assert hg.search("Who directed Big Stone Gap?").hits

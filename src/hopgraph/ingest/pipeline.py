@@ -241,9 +241,11 @@ def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
                     replace_sources: bool | Collection[str] = True,
-                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> IndexReport:
+                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
+                    reembed: bool = False) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
-    report). Unchanged content with unchanged settings writes nothing.
+    report). Unchanged content with unchanged settings writes nothing. `reembed` embeds every
+    stored chunk again (the vectors were made by other weights).
 
     Names come from `settings.names_from` (linkgraph/naming.py): by default from the text of every
     chunk, plus the titles that are names, decided per document."""
@@ -252,12 +254,12 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw)
     signature = graph_signature(settings, gazetteer)
     meta = store.meta()
-    new_embedder = meta.get("embedder") not in (None, embedder.name)
+    new_embedder = meta.get("embedder") not in (None, embedder.name) or reembed
     if change.empty and meta.get("graph_signature") == signature and not new_embedder:
         report.seconds = {"total": time.perf_counter() - started}
         return report
     planned = time.perf_counter()
-    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
+    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder, recompute=reembed)
     embedded = time.perf_counter()
     readings: dict[str, aboutness.Reading] = {}
     if naming.reads_text(names_from):  # outside the write transaction: the model is slow

@@ -48,5 +48,5 @@ def check_store_embedder(meta: dict[str, str], embedder: Any) -> None:
     if recorded and current and recorded != current:
         raise HopgraphError(f"the store's vectors were made by {meta.get('embedder', '?')} with weights sha256 "
                             f"{recorded}, but this embedder is {embedder.name} with weights sha256 {current}: "
-                            "its vectors do not compare; use the weights it was made with, or index it "
-                            "again into a new store")
+                            "its vectors do not compare; use the weights it was made with, or embed "
+                            "it again with `hopgraph index PATH --reembed`")
