@@ -12,6 +12,19 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 
 
+def example_question(hg: HopGraph) -> str:
+    """A question about this store, for a search box's placeholder: about the name that links the
+    most chunks (what a multi-hop question would follow), else the first document's title."""
+    graph = hg.store.name_graph()
+    made = Counter(link.name_id for link in graph.links)
+    surfaces = {name.id: name.surface for name in graph.names if not name.filtered}
+    linking = [name_id for name_id, _ in made.most_common() if name_id in surfaces]
+    if linking:
+        return f"What do the documents say about {surfaces[linking[0]]}?"
+    documents = sorted(hg.store.active_documents().values(), key=lambda d: d.id)
+    return f"What is {documents[0].title} about?" if documents else "Index documents first, then ask about them."
+
+
 def document_list(hg: HopGraph) -> list[dict[str, Any]]:
     """Every indexed document: id, title, source, how its title was found, and its chunk count."""
     chunks = Counter(int(doc) for doc in hg.search_index.table.doc_ids)

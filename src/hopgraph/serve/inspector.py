@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from hopgraph.catalog import example_question
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
 from hopgraph.query.ask import routed_mode
@@ -115,6 +116,12 @@ def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) 
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
                                    route, routed)
     return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
+
+
+@router.get("/api/inspect/placeholder")
+def placeholder(hg: Graph) -> dict[str, str]:
+    """An example question about the open store (a name in it), for the question box."""
+    return {"question": example_question(hg)}
 
 
 @router.get("/api/inspect/chunk/{chunk_id}")

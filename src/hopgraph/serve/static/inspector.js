@@ -165,14 +165,22 @@ function renderStages(data) {
       " → ", n.chunks.map((c) => chunkButton(c.chunk, c.title))))) : el("p", { class: "empty" }, "no name found"));
   fill("links", "Links followed", stepTable(s.links));
   fill("ppr", "PPR walk", el("p", { class: "meta" }, s.ppr_detail || "the walk did not run"), stepTable(s.ppr));
-  fill("hits", "Final top k", table(["#", "chunk", "source", "found by", "how", "score"],
+  // document, its page or chunk position (the source: `file.pdf#p3`, `notes.md#2`) and the first
+  // words, so that four chunks of one file are told apart
+  fill("hits", "Final top k", table(["#", "chunk", "source", "begins", "found by", "how", "score"],
     data.answer.hits.map((h) => [String(h.rank), chunkButton(h.chunk, h.title), h.source,
+      el("span", { class: "first-words" }, firstWords(h.text)),
       el("span", { class: `badge by-${h.found_by}` }, h.found_by), h.how, h.score.toFixed(4)])));
   const seconds = data.answer.used.seconds;
   fill("timings", "Time per stage", table(["stage", "ms", "detail"], [
     ...s.timings.map((t) => [t.stage, t.ms.toFixed(1), t.detail]),
     ["answer", ((seconds.answer ?? 0) * 1000).toFixed(1), data.answer.answer.writer],
     ["total", ((seconds.total ?? 0) * 1000).toFixed(1), "the whole request, in process"]]));
+}
+
+function firstWords(text, count = 10) {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.slice(0, count).join(" ") + (words.length > count ? " …" : "");
 }
 
 async function ask(event) {
@@ -307,5 +315,9 @@ function show(view) {
 document.getElementById("ask-form").addEventListener("submit", ask);
 document.getElementById("chunk-close").addEventListener("click", () => { document.getElementById("chunk-panel").hidden = true; });
 for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => show(tab.dataset.view));
+// The placeholder asks about the open store (a name in it), not about another collection.
+api("/api/inspect/placeholder").then((example) => {
+  document.getElementById("question").placeholder = `Ask a question, e.g. ${example.question}`;
+}).catch(() => {});
 const asked = new URLSearchParams(location.search).get("q");
 if (asked) { document.getElementById("question").value = asked; document.getElementById("ask-form").requestSubmit(); }
