@@ -30,6 +30,7 @@ from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
 from hopgraph.serve.routes import require_json
+from hopgraph.serve.walked import walked_graph
 
 router = APIRouter()  # the JSON the page asks for
 pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
@@ -115,7 +116,8 @@ def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) 
     route = hg.route(asked.question)
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
                                    route, routed)
-    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
+    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route),
+            "walk": walked_graph(asked.hits)}
 
 
 @router.get("/api/inspect/placeholder")
