@@ -220,3 +220,27 @@ def test_the_placeholder_asks_about_the_open_store_and_hits_show_their_first_wor
         words = chunk["text"].split()
         begins = " ".join(words[:10]) + (" …" if len(words) > 10 else "")
         expect(first_row.locator(".first-words")).to_have_text(begins)
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_walk_tab_draws_the_names_followed_to_the_linked_chunk(inspector_url):
+    from playwright.sync_api import expect
+
+    linked_from, linked_to, via = LINKED
+    with asked_page(inspector_url) as page:
+        expect(page.locator("#hits tbody tr").first).to_be_visible(timeout=120_000)
+        page.click(".tab[data-view=walk]")
+        page.wait_for_selector("#walk[data-nodes]", timeout=60_000)
+        drawn = page.evaluate("state.walkCy.nodes().map((n) => [n.id(), n.data('kind'), n.data('label')])")
+        kinds = {node_id: kind for node_id, kind, _ in drawn}
+        labels = {node_id: label for node_id, _, label in drawn}
+        assert kinds["question"] == "question" and "seed" in kinds.values()
+        name = f"name:{via.casefold()}"
+        assert kinds[name] == "name"
+        target = next(n for n, label in labels.items() if kinds[n] == "linked" and label.startswith(linked_to))
+        edges = set(map(tuple, page.evaluate("state.walkCy.edges().map((e) => [e.source().id(), e.target().id()])")))
+        assert (name, target) in edges
+        origin = next(source for source, to in edges if to == name)
+        assert labels[origin].startswith(linked_from)
+        expect(page.locator("#walk-note")).to_contain_text("name(s) followed")
