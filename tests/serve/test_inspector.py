@@ -241,6 +241,6 @@ def test_the_walk_tab_draws_the_names_followed_to_the_linked_chunk(inspector_url
         target = next(n for n, label in labels.items() if kinds[n] == "linked" and label.startswith(linked_to))
         edges = set(map(tuple, page.evaluate("state.walkCy.edges().map((e) => [e.source().id(), e.target().id()])")))
         assert (name, target) in edges
-        origin = next(source for source, to in edges if to == name)
-        assert labels[origin].startswith(linked_from)
+        # the chunk that named it (a PPR hit may follow the same name on from the linked chunk too)
+        assert any(labels[source].startswith(linked_from) for source, to in edges if to == name)
         expect(page.locator("#walk-note")).to_contain_text("name(s) followed")
