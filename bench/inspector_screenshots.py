@@ -1,5 +1,6 @@
 """The inspector's screenshots in docs/ (README, "Inspector"): the stages of the sample's two-hop
-question and the graph view around it, taken in headless Debian chromium.
+question, the name-link graph its search walked and the knowledge graph around it, taken in
+headless Debian chromium.
 
     python bench/inspector_screenshots.py [--store PATH]
 
@@ -29,6 +30,9 @@ def take(url: str, docs: Path) -> None:
         page.wait_for_selector("#links td")
         page.screenshot(path=str(docs / "inspector.png"), full_page=True)
         page.set_viewport_size({"width": 1440, "height": 900})
+        page.click(".tab[data-view=walk]")
+        page.wait_for_selector("#walk[data-nodes]")
+        page.screenshot(path=str(docs / "inspector-walk.png"))
         page.click(".tab[data-view=graph]")
         click_seed(page)
         page.wait_for_selector("#entity .relations li")
@@ -53,7 +57,7 @@ def main() -> None:
         store = args.store or build_sample_store(Path(scratch) / "inspector.db")
         with serving(store) as url:
             take(url, ROOT / "docs")
-    print("wrote docs/inspector.png and docs/inspector-graph.png")
+    print("wrote docs/inspector.png, docs/inspector-walk.png and docs/inspector-graph.png")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
+from hopgraph.text.model_identity import check_store_embedder
 
 T = TypeVar("T")
 THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
@@ -101,6 +102,7 @@ class HopGraph:
     @property
     def search_index(self) -> SearchIndex:
         if self._search_index is None:
+            check_store_embedder(self.store.meta(), self.embedder)  # vectors of other weights never mix
             self._search_index = load_search_index(self.store, self.embedder, self.settings.ann_threshold)
         return self._search_index
 
@@ -147,13 +149,17 @@ class HopGraph:
     # --- indexing ----------------------------------------------------------------------------------
 
     def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None,
-              follow_links: bool = False) -> IndexReport:
+              follow_links: bool = False, reembed: bool = False) -> IndexReport:
         """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
         them: an InputError), as are a folder's links to files or folders outside it unless
-        `follow_links` (what a link brings in is stored under its path in the folder)."""
-        return self._written(indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file,
-                                                  follow_links, self.quiet))
+        `follow_links` (what a link brings in is stored under its path in the folder). `reembed`
+        embeds every chunk again: a store whose vectors other weights made opens again."""
+        report = indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file, follow_links,
+                                      self.quiet, reembed)
+        if reembed:
+            self._search_index = None
+        return self._written(report)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk

@@ -14,10 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
+from child_env import child_env
 from cli_kit import fails, invoke
 
 import hopgraph.cli.app
 import hopgraph.engine
+from hopgraph import __version__
 
 QUESTION = "Who supplies Corvane Brake Systems?"
 
@@ -202,3 +204,12 @@ def test_the_store_is_unchanged_by_a_failed_command(imported, workdir, monkeypat
     fails(monkeypatch, capsys, "import-triples", str(workdir / "bad.csv"), "--store", str(imported))
     assert digest(imported) == before
     assert not os.path.exists(str(imported) + ".writer")
+
+
+# --- version -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["hopgraph"], [sys.executable, "-m", "hopgraph"]])
+def test_version_prints_the_installed_version_as_a_command_and_as_python_m(command):
+    program = [str(Path(sys.executable).with_name("hopgraph"))] if command == ["hopgraph"] else command
+    done = subprocess.run([*program, "--version"], env=child_env(), capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, f"hopgraph {__version__}\n"), done.stderr

@@ -121,7 +121,7 @@ def test_every_method_fills_top_places_at_most_with_distinct_chunks(bridge, meth
 def test_ranker_hits_are_found_by_the_ranker_best_score_first(bridge, ranker):
     hits = run_method(bridge, QUESTION, ranker, Budget(top=5)).hits
     assert {hit.found_by for hit in hits} == {ranker}
-    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+    assert [hit.stage_score for hit in hits] == sorted((hit.stage_score for hit in hits), reverse=True)
 
 
 def test_links_bring_in_a_paragraph_sharing_no_word_with_the_question(make_index):
@@ -142,7 +142,7 @@ def test_the_first_seeds_hits_are_ranker_hits_and_links_take_the_next_places(mak
     ranker_second = plain.hits[1]
     assert linked.hits[0].chunk_id == plain.hits[0].chunk_id
     assert ranker_second.chunk_id not in {hit.chunk_id for hit in linked.hits}
-    assert linked.hits[1].score < ranker_second.score
+    assert linked.hits[1].stage_score < ranker_second.stage_score
 
 
 def test_links_precede_the_ranker_fill_but_leave_it_the_remaining_places(make_index):
@@ -156,7 +156,7 @@ def test_links_precede_the_ranker_fill_but_leave_it_the_remaining_places(make_in
 def test_a_seed_links_are_placed_best_ranker_score_first(bridge):
     linked = run_method(bridge, QUESTION, "hybrid+links", Budget(top=3, seeds=1))
     assert titles(linked) == ["Marlowe Bridge", "Edda Voss", "Tobias Quell (architect)"]
-    assert linked.hits[1].score > linked.hits[2].score
+    assert linked.hits[1].stage_score > linked.hits[2].stage_score
     with_two = run_method(bridge, QUESTION, "hybrid+links", Budget(top=2, seeds=1))
     assert titles(with_two) == ["Marlowe Bridge", "Edda Voss"]
 
@@ -220,7 +220,7 @@ def test_named_documents_come_best_ranker_score_first(bridge):
     question = "Did Edda Voss win the Quell Prize for a bridge?"
     named = run_method(bridge, question, "hybrid+names", Budget(top=4))
     assert [(hit.title, hit.found_by) for hit in named.hits[:2]] == [("Edda Voss", "name"), ("Quell Prize", "name")]
-    assert named.hits[0].score > named.hits[1].score
+    assert named.hits[0].stage_score > named.hits[1].stage_score
 
 
 def test_names_match_the_question_whatever_its_case(bridge):
@@ -259,6 +259,14 @@ def test_the_names_step_says_which_names_it_found(bridge):
     retrieval = run_method(bridge, "Who won the Quell Prize?", "hybrid+names", Budget(top=3))
     (names_step,) = [step for step in retrieval.trace if step.stage == "names"]
     assert "quell prize" in names_step.detail.casefold()
+
+
+@pytest.mark.parametrize("method", [*METHODS, "hybrid+names+links", "ppr"])
+def test_every_method_scores_its_hits_monotone_in_rank(bridge, method):
+    for question in (QUESTION, "Did Edda Voss win the Quell Prize for a bridge?"):
+        hits = run_method(bridge, question, method, Budget(top=5, seeds=2)).hits
+        assert [hit.score for hit in hits] == [1 / rank for rank in range(1, len(hits) + 1)]
+        assert all(hit.stage_score is not None for hit in hits)
 
 
 # --- property tests (hypothesis): any question is answered or refused with an InputError ------------

@@ -35,12 +35,14 @@ def index(paths: Annotated[list[str], typer.Argument(help=f"Files or folders: {r
           names_from: NamesFromOpt = None,
           follow_links: Annotated[bool, typer.Option("--follow-links", help="Index a folder's links to files "
                                                      "outside it too.")] = False,
+          reembed: Annotated[bool, typer.Option("--reembed", help="Embed every chunk again, e.g. when the "
+                                                "store's vectors were made by other weights.")] = False,
           as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Add or refresh documents; unchanged content does no work. A folder is the truth: its files
     deleted or renamed since the last run are withdrawn. A file that cannot be read is skipped with
     a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
     with creating_hopgraph(store, quiet, names_from=names_from) as hg:
-        report = hg.index(paths, names, follow_links)
+        report = hg.index(paths, names, follow_links, reembed)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)
         if as_json:  # the skips are in it too, and stay on stderr

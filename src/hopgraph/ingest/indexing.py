@@ -20,14 +20,17 @@ from hopgraph.records.documents import ActiveDocs, Document, Skip
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
+from hopgraph.text.model_identity import check_store_embedder
 
 
 def index_paths(store: Store, embedder: Embedder, paths: Sequence[str | Path], settings: Settings,
-                names_file: str | Path | None = None, follow_links: bool = False, quiet: bool = True) -> IndexReport:
+                names_file: str | Path | None = None, follow_links: bool = False, quiet: bool = True,
+                reembed: bool = False) -> IndexReport:
     """Add or refresh the files and folders; a named folder's files deleted or renamed since the
     last run are withdrawn. Unreadable files are skipped (all of them: an InputError), as are a
     folder's links to files or folders outside it unless `follow_links`. A gazetteer file
-    (`names_file`) is read before anything is, and stays in force for later runs."""
+    (`names_file`) is read before anything is, and stays in force for later runs. `reembed`: every
+    stored chunk is embedded again by these weights (text/model_identity.py)."""
     gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
     read = read_paths(paths, quiet, follow_links)
     if gazetteer:
@@ -37,7 +40,7 @@ def index_paths(store: Store, embedder: Embedder, paths: Sequence[str | Path], s
     stored = {d.source for d in active.values()}
     gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
     return add_documents(store, embedder, read.documents, settings, gazetteer, sources | gone, read.skipped,
-                         quiet=quiet, active=active)
+                         quiet=quiet, active=active, reembed=reembed)
 
 
 def remove_documents(store: Store, embedder: Embedder, targets: Sequence[str], settings: Settings,
@@ -52,9 +55,12 @@ def remove_documents(store: Store, embedder: Embedder, targets: Sequence[str], s
 def add_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                   gazetteer: Sequence[GazetteerEntry] = (), replace_sources: bool | Collection[str] = True,
                   skipped: Sequence[Skip] = (), withdraw: Collection[int] = (), quiet: bool = True,
-                  active: ActiveDocs | None = None) -> IndexReport:
+                  active: ActiveDocs | None = None, reembed: bool = False) -> IndexReport:
     """Documents already read (an upload, a QA set's corpus) through plan, embed and write. Without
-    a `gazetteer`, the one given once with `index --names` stays in force."""
+    a `gazetteer`, the one given once with `index --names` stays in force. Vectors of other weights
+    never mix: a store another embedder made is refused unless `reembed`."""
     gazetteer = gazetteer or stored_gazetteer(store)
+    if not reembed:
+        check_store_embedder(store.meta(), embedder)
     return index_documents(store, embedder, docs, settings, gazetteer, quiet, replace_sources, skipped, withdraw,
-                           active)
+                           active, reembed)

@@ -31,6 +31,7 @@ from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
 from hopgraph.text.embed import Embedder
+from hopgraph.text.model_identity import STORE_KEY, weights_sha256
 
 GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
@@ -246,10 +247,11 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
                     replace_sources: bool | Collection[str] = True,
                     skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
-                    active: ActiveDocs | None = None) -> IndexReport:
+                    active: ActiveDocs | None = None, reembed: bool = False) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
     report). Unchanged content with unchanged settings writes nothing. `active`: the store's active
     documents when the caller read them this run: the run reads them once (ingest/indexing.py).
+    `reembed` embeds every stored chunk again (the vectors were made by other weights).
 
     Names come from `settings.names_from` (linkgraph/naming.py): by default from the text of every
     chunk, plus the titles that are names, decided per document."""
@@ -259,12 +261,12 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw, active)
     signature = graph_signature(settings, gazetteer)
     meta = store.meta()
-    new_embedder = meta.get("embedder") not in (None, embedder.name)
+    new_embedder = meta.get("embedder") not in (None, embedder.name) or reembed
     if change.empty and meta.get("graph_signature") == signature and not new_embedder:
         report.seconds = {"total": time.perf_counter() - started}
         return report
     planned = time.perf_counter()
-    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
+    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder, recompute=reembed)
     embedded = time.perf_counter()
     readings: dict[str, aboutness.Reading] = {}
     if naming.reads_text(names_from):  # outside the write transaction: the model is slow
@@ -299,7 +301,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # A fresh generation marks this state of the store: search snapshots (retrieval/snapshot.py)
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
-                                "generation": uuid.uuid4().hex},
+                                STORE_KEY: weights_sha256(embedder), "generation": uuid.uuid4().hex},
                 RunRecord("remove" if withdraw and not docs else "index", utc_now(),
                           lambda: json.dumps(asdict(report))), carry)
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,

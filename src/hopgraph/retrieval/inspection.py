@@ -125,5 +125,5 @@ def _names(index: SearchIndex, question: str, hits: list[Hit]) -> list[NameFound
 
 def _steps(hits: list[Hit], found_by: str) -> list[Step]:
     return [Step(rank, hit.via.from_chunk, hit.via.from_title, hit.chunk_id, hit.title, hit.via.name,
-                 round(hit.score, 6))
+                 round(hit.stage_score if hit.stage_score is not None else hit.score, 6))
             for rank, hit in enumerate(hits, start=1) if hit.found_by == found_by and hit.via is not None]

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.responses import RedirectResponse
+from fastapi_offline import FastAPIOffline
 
 import hopgraph
 from hopgraph.config import Settings
@@ -38,9 +39,11 @@ def create_app(store: str, settings: Settings, token: str | None = None, limits:
         yield
         shared.close()
 
-    app = FastAPI(title="hopgraph", version=hopgraph.__version__, lifespan=lifespan,
-                  description="Multi-hop retrieval over a name-link graph and a knowledge graph: ask questions, "
-                              "add and remove documents, walk entities and paths.")
+    # FastAPIOffline: /docs and /redoc load Swagger UI and ReDoc from the fastapi-offline package
+    # (mounted at /static-offline-docs), not from a CDN, so they work without internet.
+    app = FastAPIOffline(title="hopgraph", version=hopgraph.__version__, lifespan=lifespan,
+                         description="Multi-hop retrieval over a name-link graph and a knowledge graph: ask questions, "
+                                     "add and remove documents, walk entities and paths.")
     app.state.graph = shared
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limits=limits or Limits())

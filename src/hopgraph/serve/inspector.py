@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hopgraph.catalog import example_question
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
 from hopgraph.query.modes.search import routed_mode
@@ -29,6 +30,7 @@ from hopgraph.retrieval import stages
 from hopgraph.retrieval.inspection import inspect_retrieval
 from hopgraph.retrieval.router import AUTO
 from hopgraph.serve.routes import require_json
+from hopgraph.serve.walked import walked_graph
 
 router = APIRouter()  # the JSON the page asks for
 pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
@@ -95,7 +97,14 @@ def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) 
     route = checked.route
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
                                    route, routed)
-    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
+    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route),
+            "walk": walked_graph(asked.hits)}
+
+
+@router.get("/api/inspect/placeholder")
+def placeholder(hg: Graph) -> dict[str, str]:
+    """An example question about the open store (a name in it), for the question box."""
+    return {"question": example_question(hg)}
 
 
 @router.get("/api/inspect/chunk/{chunk_id}")

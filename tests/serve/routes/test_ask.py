@@ -7,6 +7,8 @@ import httpx
 import pytest
 from serve_kit import cli_json, without_timings
 
+from hopgraph.records.answers import JSON_SCHEMA_VERSION
+
 QUESTION = "Where is High Impact Games based?"
 
 
@@ -33,7 +35,7 @@ def test_each_mode_answers_with_the_same_schema(server, body, mode):
     answered = ask(server, **{"question": QUESTION, **body})
     assert answered.status_code == 200, answered.text
     got = answered.json()
-    assert got["mode"] == mode and got["schema"] == 1 and got["answer"]["text"]
+    assert got["mode"] == mode and got["schema"] == JSON_SCHEMA_VERSION == 2 and got["answer"]["text"]
     if "top" in body:
         assert len(got["hits"]) == body["top"] and got["retrieval"]["method"] == "hybrid"
     if mode == "paths":

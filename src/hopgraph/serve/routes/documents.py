@@ -15,13 +15,13 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-import numpy as np
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import UploadFile
 
+from hopgraph.catalog import document_chunks
 from hopgraph.engine import HopGraph
 from hopgraph.errors import UnreadableFile
 from hopgraph.ingest import readers
@@ -126,15 +126,8 @@ def _find(hg: HopGraph, doc_id: int) -> Any:
 
 
 def _document_json(hg: HopGraph, doc_id: int) -> dict[str, Any]:
-    stored = _find(hg, doc_id)
-    table = hg.search_index.table
-    rows = np.flatnonzero(np.asarray(table.doc_ids) == doc_id).tolist()
-    ids = [int(table.ids[row]) for row in rows]
-    texts, citations = hg.chunk_texts(ids), hg.store.chunk_citations(ids)
-    chunks = [{"id": chunk, "ord": table.ords[row], "citation": citations.get(chunk, ""), "text": texts.get(chunk, "")}
-              for row, chunk in zip(rows, ids, strict=True)]
-    return {"id": stored.id, "title": stored.title, "source": stored.source, "title_source": stored.title_source,
-            "chunks": chunks}
+    _find(hg, doc_id)  # 404 for an unknown id
+    return document_chunks(hg, doc_id)
 
 
 def _stored(hg: HopGraph, docs: list[Document]) -> list[dict[str, Any]]:

@@ -1,0 +1,48 @@
+"""What a store holds, document by document: the list a user browses (MCP resources, the
+inspector's documents view) and one document's chunks in order with their citations."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from hopgraph.engine import HopGraph
+from hopgraph.errors import InputError
+
+
+def example_question(hg: HopGraph) -> str:
+    """A question about this store, for a search box's placeholder: about the name that links the
+    most chunks (what a multi-hop question would follow), else the first document's title."""
+    graph = hg.store.name_graph()
+    made = Counter(link.name_id for link in graph.links)
+    surfaces = {name.id: name.surface for name in graph.names if not name.filtered}
+    linking = [name_id for name_id, _ in made.most_common() if name_id in surfaces]
+    if linking:
+        return f"What do the documents say about {surfaces[linking[0]]}?"
+    documents = sorted(hg.store.active_documents().values(), key=lambda d: d.id)
+    return f"What is {documents[0].title} about?" if documents else "Index documents first, then ask about them."
+
+
+def document_list(hg: HopGraph) -> list[dict[str, Any]]:
+    """Every indexed document: id, title, source, how its title was found, and its chunk count."""
+    chunks = Counter(int(doc) for doc in hg.search_index.table.doc_ids)
+    return [{"id": d.id, "title": d.title, "source": d.source, "title_source": d.title_source,
+             "chunks": chunks.get(d.id, 0)}
+            for d in sorted(hg.store.active_documents().values(), key=lambda d: d.id)]
+
+
+def document_chunks(hg: HopGraph, doc_id: int) -> dict[str, Any]:
+    """One document with its chunks in order (id, position, citation, text); an unknown id is an error."""
+    found = next((d for d in hg.store.active_documents().values() if d.id == doc_id), None)
+    if found is None:
+        raise InputError(f"no document with id {doc_id}")
+    table = hg.search_index.table
+    rows = np.flatnonzero(np.asarray(table.doc_ids) == doc_id).tolist()
+    ids = [int(table.ids[row]) for row in rows]
+    texts, citations = hg.chunk_texts(ids), hg.store.chunk_citations(ids)
+    chunks = [{"id": chunk, "ord": table.ords[row], "citation": citations.get(chunk, ""), "text": texts.get(chunk, "")}
+              for row, chunk in zip(rows, ids, strict=True)]
+    return {"id": found.id, "title": found.title, "source": found.source, "title_source": found.title_source,
+            "chunks": chunks}

