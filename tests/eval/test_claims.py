@@ -14,6 +14,7 @@ import hopgraph.engine
 from hopgraph.errors import InputError
 from hopgraph.eval.claims import (
     ClaimQuestion,
+    by_half,
     by_type,
     ceiling,
     format_claim_table,
@@ -133,3 +134,15 @@ def test_hopgraph_eval_reads_a_claim_set_by_half(tmp_path, bag_of_words, monkeyp
     refused = fails(monkeypatch, capsys, "eval", "--data", str(data), "--corpus", str(corpus), "--half", "c",
                     "--store", str(tmp_path / "c.db"))
     assert "unknown half 'c'; use a or b" in refused
+
+
+def test_by_half_regroups_a_whole_run_into_the_halves_it_would_score_alone(tmp_path, bag_of_words):
+    data, corpus = write(tmp_path / "q.json", CLAIMS), write(tmp_path / "corpus.json", CORPUS)
+    store = str(tmp_path / "claims.db")
+    whole = run_claim_eval(data, corpus, ["hybrid"], top=1, store=store)
+    questions, _ = load_claim_questions(data)
+    for half in "ab":
+        alone = run_claim_eval(data, corpus, ["hybrid"], top=1, store=store, half=half)
+        regrouped = by_half(questions, whole["methods"]["hybrid"])[half]
+        assert regrouped == {k: alone["methods"]["hybrid"][k] for k in ("by_type", "all")}
+        assert by_half(questions, whole["ceiling"])[half]["all"] == alone["ceiling"]["all"]

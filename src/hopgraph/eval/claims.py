@@ -23,7 +23,7 @@ from typing import Any
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
-from hopgraph.eval.halves import select_half
+from hopgraph.eval.halves import HALVES, select_half
 from hopgraph.eval.judges import JUDGE_STEP, JUDGES, ClaimsToJudge, Judge, LexicalJudge, check_judge
 from hopgraph.eval.retrieval import build_index, default_store, percentile
 from hopgraph.ingest.readers import read_documents, read_text_file
@@ -101,8 +101,18 @@ def by_type(questions: Sequence[ClaimQuestion], recalls: Sequence[float]) -> dic
 def ceiling(questions: Sequence[ClaimQuestion], chunk_texts: Sequence[str]) -> dict[str, Any]:
     """The lexical score with every chunk of the corpus retrieved."""
     every = tuple(chunk_texts)
-    verdicts = LexicalJudge().judge([ClaimsToJudge(q.claims, every) for q in questions])
-    return by_type(questions, [recall(v) for v in verdicts])
+    recalls = [recall(v) for v in LexicalJudge().judge([ClaimsToJudge(q.claims, every) for q in questions])]
+    return {**by_type(questions, recalls), "questions": dict(zip([q.id for q in questions], recalls, strict=True))}
+
+
+def by_half(questions: Sequence[ClaimQuestion], scored: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A whole-set score (a method's or the ceiling's, with its per-question recalls) regrouped into
+    halves A and B, so one run reports both."""
+    halves: dict[str, dict[str, Any]] = {}
+    for half in HALVES:
+        chosen = select_half(questions, half, lambda q: q.half_key)
+        halves[half] = by_type(chosen, [scored["questions"][q.id] for q in chosen])
+    return halves
 
 
 def evaluate_claims(hg: HopGraph, questions: Sequence[ClaimQuestion], method: str, top: int, judge: Judge,
