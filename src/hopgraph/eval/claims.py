@@ -25,8 +25,8 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.eval.halves import HALVES, select_half
 from hopgraph.eval.judges import JUDGE_STEP, JUDGES, ClaimsToJudge, Judge, LexicalJudge, check_judge
-from hopgraph.eval.retrieval import build_index, default_store, percentile
-from hopgraph.ingest.readers import read_documents, read_text_file
+from hopgraph.eval.retrieval import build_index, corpus_documents, default_store, percentile
+from hopgraph.ingest.readers import read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
 from hopgraph.retrieval.methods import parse_method
@@ -147,8 +147,7 @@ def run_claim_eval(data: Path, corpus: Path | None, methods: Sequence[str], top:
     questions = select_half(questions, half, lambda q: q.half_key)[:limit]
     if not questions:
         raise InputError(f"{data}: no question falls in half {half}")
-    docs = read_documents(corpus.resolve())  # one source whatever the working folder
-    corpus_hash = hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
+    docs, corpus_hash = corpus_documents(corpus)
     with HopGraph(store or default_store(data_hash, corpus_hash, settings), settings, quiet=quiet) as hg:
         index_seconds = build_index(hg, docs)
         judging = JUDGES[judge](hg)

@@ -24,7 +24,7 @@ from hopgraph.errors import InputError
 from hopgraph.eval.halves import select_half
 from hopgraph.eval.questions import Question, load_questions, pooled_corpus
 from hopgraph.ingest.pipeline import chunking_key
-from hopgraph.ingest.readers import read_documents, read_text_file
+from hopgraph.ingest.readers import expand_paths, read_documents, read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
 from hopgraph.query.local import LocalBudget
@@ -91,6 +91,18 @@ class EvalSet:
     store: str
 
 
+def corpus_documents(corpus: Path) -> tuple[list[Document], str]:
+    """The documents of a corpus file, or of every supported file in a corpus folder (as `hopgraph
+    index` reads them), and the hash of the contents and file names (the cache key)."""
+    if not corpus.is_dir():  # one source whatever the working folder
+        return read_documents(corpus.resolve()), hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
+    digest, docs = hashlib.sha256(), []
+    for path in expand_paths([corpus]):
+        docs.extend(read_documents(path.resolve()))
+        digest.update(f"{path.relative_to(corpus)}\0{read_text_file(path)}\0".encode())
+    return docs, digest.hexdigest()
+
+
 def load_eval_set(data: Path, corpus: Path | None, limit: int | None, store: str | None,
                   settings: Settings, half: str | None = None) -> EvalSet:
     """Questions (those of `half` when given) and corpus (the records' pooled paragraphs unless
@@ -99,8 +111,7 @@ def load_eval_set(data: Path, corpus: Path | None, limit: int | None, store: str
     check_source(settings.names_from)
     questions, records, data_hash = load_questions(data)
     if corpus:
-        docs = read_documents(corpus.resolve())  # one source whatever the working folder
-        corpus_hash = hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
+        docs, corpus_hash = corpus_documents(corpus)
     else:
         docs, corpus_hash = pooled_corpus(records, f"eval:{data.name}"), ""
     questions = select_half(questions, half, lambda q: q.id)
