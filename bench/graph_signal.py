@@ -27,11 +27,13 @@ from hopgraph.eval.judges import ClaimsToJudge, LexicalJudge
 from hopgraph.eval.questions import load_questions
 from hopgraph.eval.retrieval import score_retrieval
 from hopgraph.records.retrieval import Hit
+from query_vectors import embed_each_question_once
 
 GRAPH = ("link", "ppr")
 THRESHOLDS = (0.01, 0.34, 0.5, 0.67, 1.0, 2.0)  # 2.0: never fires (auto as it is)
 SETS = {"novel": "graphrag_bench_novel/questions.json", "hotpotqa": "hotpotqa/hotpotqa_200.json",
-        "2wiki": "2wikimultihopqa/2wiki_dev_500.json"}
+        "2wiki": "2wikimultihopqa/2wiki_dev_500.json",
+        "suppliers": str(Path(__file__).resolve().parents[1] / "examples" / "suppliers" / "questions.json")}
 
 
 def own_document_share(hits: list[Hit]) -> float:
@@ -77,6 +79,7 @@ def main() -> None:
     parser.add_argument("--store-dir", type=Path, default=Path(tempfile.gettempdir()) / "hopgraph-bench-novel")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    embed_each_question_once()
     store = args.store or str(args.store_dir / f"{args.set}.db")
     with HopGraph(store, Settings(), quiet=True, create=False) as hg:
         rows = rows_for(hg, args.set, args.data_dir / SETS[args.set])

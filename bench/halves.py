@@ -21,6 +21,7 @@ from hopgraph.config import Settings
 from hopgraph.eval import run_eval
 from hopgraph.eval.halves import HALVES
 from hopgraph.retrieval.methods import METHODS as SINGLE_METHODS
+from query_vectors import embed_each_question_once
 
 METHODS = [*SINGLE_METHODS, "ppr", "hybrid+names+links+ppr", "auto"]
 SETS = {"hotpotqa": ("hotpotqa/hotpotqa_200.json", None), "2wiki": ("2wikimultihopqa/2wiki_dev_500.json", None),
@@ -51,6 +52,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/results/halves.json"))
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
+    embed_each_question_once()
     args.store_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     for name in args.sets.split(","):

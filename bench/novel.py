@@ -21,6 +21,7 @@ from typing import Any
 from hopgraph.config import Settings
 from hopgraph.eval.claims import by_half, load_claim_questions, run_claim_eval
 from hopgraph.eval.halves import HALVES, half_of
+from query_vectors import embed_each_question_once
 
 METHODS = ["vector", "bm25", "hybrid", "hybrid+links", "hybrid+names+links", "ppr", "auto"]
 SET = "graphrag_bench_novel"
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=5)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
+    embed_each_question_once()
     data, corpus = args.data_dir / SET / "questions.json", args.data_dir / SET / "corpus.json"
     args.store_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
