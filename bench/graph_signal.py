@@ -27,20 +27,13 @@ from hopgraph.eval.judges import ClaimsToJudge, LexicalJudge
 from hopgraph.eval.questions import load_questions
 from hopgraph.eval.retrieval import score_retrieval
 from hopgraph.records.retrieval import Hit
+from hopgraph.retrieval import router
 from query_vectors import embed_each_question_once
 
-GRAPH = ("link", "ppr")
 THRESHOLDS = (0.01, 0.34, 0.5, 0.67, 1.0, 2.0)  # 2.0: never fires (auto as it is)
 SETS = {"novel": "graphrag_bench_novel/questions.json", "hotpotqa": "hotpotqa/hotpotqa_200.json",
         "2wiki": "2wikimultihopqa/2wiki_dev_500.json",
         "suppliers": str(Path(__file__).resolve().parents[1] / "examples" / "suppliers" / "questions.json")}
-
-
-def own_document_share(hits: list[Hit]) -> float:
-    """Of the graph-placed hits, the share in a document another (named or ranked) hit comes from."""
-    placed = [h for h in hits if h.found_by in GRAPH]
-    others = {h.doc_id for h in hits if h.found_by not in GRAPH}
-    return sum(h.doc_id in others for h in placed) / len(placed) if placed else 0.0
 
 
 def rows_for(hg: HopGraph, name: str, data: Path) -> list[dict[str, Any]]:
@@ -61,7 +54,7 @@ def rows_for(hg: HopGraph, name: str, data: Path) -> list[dict[str, Any]]:
     for qid, key, type_, text, question in items:
         hybrid, auto = hg.search(text, "hybrid", top=5).hits, hg.search(text, "auto", top=5).hits
         rows.append({"id": qid, "half": half_of(key), "type": type_, "hybrid": score(question, hybrid),
-                     "auto": score(question, auto), "signal": own_document_share(auto)})
+                     "auto": score(question, auto), "signal": router.own_document_share(auto)})
     return rows
 
 
@@ -80,6 +73,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     embed_each_question_once()
+    router.STEP_ASIDE_SHARE = float("inf")  # `auto` without the rule: the rule is applied below, per threshold
     store = args.store or str(args.store_dir / f"{args.set}.db")
     with HopGraph(store, Settings(), quiet=True, create=False) as hg:
         rows = rows_for(hg, args.set, args.data_dir / SETS[args.set])
