@@ -148,7 +148,7 @@ def _means(rows: Sequence[Scored]) -> dict[str, float | int]:
 def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ANSWER_METHODS,
                     top: int = 5, limit: int | None = None, store: str | None = None,
                     settings: Settings | None = None, quiet: bool = True, record: Path | None = None,
-                    replay: Path | None = None) -> dict[str, Any]:
+                    replay: Path | None = None, half: str | None = None) -> dict[str, Any]:
     """Index the corpus (cached, as `run_eval` does) and score the answers of every method.
 
     The model's replies are cached in the store, so a re-run costs nothing. `record` also writes
@@ -160,7 +160,7 @@ def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[st
     if replay is not None:
         settings = replace(settings, llm_url=settings.llm_url or REPLAY_URL, llm_model=recorded_model(replay))
         cache = ReplayLLMCache(replay, strict=True)
-    qa = load_eval_set(data, corpus, limit, store, settings)
+    qa = load_eval_set(data, corpus, limit, store, settings, half)
     hg = HopGraph(qa.store, settings, quiet=quiet, llm_cache=cache)
     with hg:
         index_seconds = build_index(hg, qa.docs)
