@@ -30,6 +30,7 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.eval.questions import Question
 from hopgraph.eval.retrieval import build_index, load_eval_set
+from hopgraph.eval.tables import text_table
 from hopgraph.llm import LLMCache, RecordingCache, ReplayLLMCache, recorded_model, usage_since
 from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
@@ -190,8 +191,6 @@ def format_answer_table(result: dict[str, Any]) -> str:
         lines.append([method, *cells, f"{a['em']:.3f}", f"{a['f1']:.3f}", f"{a['answer_in']:.3f}",
                       f"{a['context_has']:.3f}", f"{a['llm_calls']:.1f}", f"{a['tokens_in']:.0f}",
                       f"{a['tokens_out']:.0f}", f"{a['seconds']:.2f}"])
-    widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     reader = result.get("reader", "?")
-    return "\n".join([f"{result['n_questions']} questions, top {result['top']}, answers by {reader}",
-                      fmt(header), *map(fmt, lines), *notes])
+    return text_table(f"{result['n_questions']} questions, top {result['top']}, answers by {reader}", header, lines,
+                      notes)

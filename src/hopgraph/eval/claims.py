@@ -26,6 +26,7 @@ from hopgraph.errors import InputError
 from hopgraph.eval.halves import HALVES, select_half
 from hopgraph.eval.judges import JUDGE_STEP, JUDGES, ClaimsToJudge, Judge, LexicalJudge, check_judge
 from hopgraph.eval.retrieval import build_index, corpus_documents, default_store, percentile
+from hopgraph.eval.tables import text_table
 from hopgraph.ingest.readers import read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
@@ -169,12 +170,10 @@ def format_claim_table(result: dict[str, Any]) -> str:
     top = result["ceiling"]
     rows.append(["ceiling (every chunk, lexical)", *[f"{top['by_type'][t]['ev_recall']:.3f}" for t in types],
                  f"{top['all']:.3f}", "-"])
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     counts = ", ".join(f"{t}={v['n']}" for t, v in top["by_type"].items())
     half = f", half {result['half'].upper()}" if result.get("half") else ""
     spent = result.get("judge_llm")
     cost = f" ({spent['calls']} calls, {spent['cached']} cached, {spent['tokens_in']} tokens in)" if spent else ""
-    return "\n".join([f"{result['n_questions']} questions ({counts}){half}, {result['n_documents']} documents, "
+    return text_table(f"{result['n_questions']} questions ({counts}){half}, {result['n_documents']} documents, "
                       f"top {result['top']}, ev_recall judged {result['judge']}{cost}, names from "
-                      f"{result.get('names_from', '?')}", fmt(header), *map(fmt, rows)])
+                      f"{result.get('names_from', '?')}", header, rows)

@@ -23,6 +23,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.eval.halves import select_half
 from hopgraph.eval.questions import Question, load_questions, pooled_corpus
+from hopgraph.eval.tables import text_table
 from hopgraph.ingest.pipeline import chunking_key
 from hopgraph.ingest.readers import expand_paths, read_documents, read_text_file
 from hopgraph.linkgraph.naming import check_source
@@ -175,14 +176,11 @@ def format_table(result: dict[str, Any]) -> str:
                  if t in m["by_type"] else "-" for t in types]
         lines.append([method, *cells, f"{m['all']['both_found']:.3f}", f"{m['all']['recall']:.3f}",
                       f"{m['ms_per_query']['p50']:.1f}", f"{m['ms_per_query']['p95']:.1f}"])
-    widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     counts = ", ".join(f"{t}={n}" for t, n in _type_counts(result).items())
     half = f", half {result['half'].upper()}" if result.get("half") else ""
-    return "\n".join([f"{result['n_questions']} questions ({counts}){half}, {result['n_paragraphs']} paragraphs, "
+    return text_table(f"{result['n_questions']} questions ({counts}){half}, {result['n_paragraphs']} paragraphs, "
                       f"top {result['top']}, names from {result.get('names_from', '?')}, "
-                      f"chunking {result.get('chunking', '?')}",
-                      fmt(header), *map(fmt, lines)])
+                      f"chunking {result.get('chunking', '?')}", header, lines)
 
 
 def _type_counts(result: dict[str, Any]) -> dict[str, int]:
