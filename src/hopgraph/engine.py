@@ -170,10 +170,14 @@ class HopGraph:
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
                         replace_sources: bool | Collection[str] = True, skipped: Sequence[Skip] = (),
-                        withdraw: Collection[int] = ()) -> IndexReport:
-        """Documents already read (ingest/indexing.add_documents): added or refreshed by source and title."""
-        return self._written(indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer,
-                                                    replace_sources, skipped, withdraw, self.quiet))
+                        withdraw: Collection[int] = (), reembed: bool = False) -> IndexReport:
+        """Documents already read (ingest/indexing.add_documents): added or refreshed by source and title.
+        `reembed` embeds every chunk again: a store whose vectors other weights made opens again."""
+        report = indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer, replace_sources,
+                                        skipped, withdraw, self.quiet, reembed=reembed)
+        if reembed:
+            self._search_index = None
+        return self._written(report)
 
     def _written(self, report: IndexReport) -> IndexReport:
         """What an index or remove run made stale is dropped, and the graph follows the facts."""
