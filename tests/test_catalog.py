@@ -33,6 +33,8 @@ def test_the_list_counts_each_documents_names_and_links_as_the_store_holds_them(
         assert doc["links_in"] == sum(doc_of_chunk[k.target_chunk] == doc_id for k in graph.links)
         assert set(doc["names"]) == {n.surface for n in graph.names if n.doc_id == doc_id and not n.filtered}
     assert any(d["links_in"] for d in listed.values()) and any(d["names"] for d in listed.values())
+    titled = [d for d in listed.values() if d["title"] in d["names"]]
+    assert titled and all(d["names"][0] == d["title"] for d in titled)  # its own title leads its names
 
 
 def test_the_list_says_when_each_text_was_written_and_an_update_renews_it(tmp_path, embedder):

@@ -26,8 +26,8 @@ function documentTable(documents) {
       el("td", { class: "meta" }, d.source),
       el("td", {}, String(d.chunks)),
       el("td", { title: d.names.join(", ") }, namesText(d.names)),
-      el("td", {}, `${d.links_out} out · ${d.links_in} in`),
-      el("td", { class: "meta" }, addedText(d.added_at)),
+      el("td", { class: "nowrap" }, `${d.links_out} out · ${d.links_in} in`),
+      el("td", { class: "meta nowrap" }, addedText(d.added_at)),
       el("td", {}, el("button", { type: "button", class: "remove", onclick: () => removeDocument(d) }, "Remove"))))));
 }
 
