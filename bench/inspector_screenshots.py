@@ -1,6 +1,6 @@
 """The inspector's screenshots in docs/ (README, "Inspector"): the stages of the sample's two-hop
-question, the name-link graph its search walked and the knowledge graph around it, taken in
-headless Debian chromium.
+question, the name-link graph its search walked, the knowledge graph around it and the documents
+view (what the store holds), taken in headless Debian chromium.
 
     python bench/inspector_screenshots.py [--store PATH]
 
@@ -37,6 +37,9 @@ def take(url: str, docs: Path) -> None:
         click_seed(page)
         page.wait_for_selector("#entity .relations li")
         page.screenshot(path=str(docs / "inspector-graph.png"))
+        page.click(".tab[data-view=documents]")
+        page.wait_for_selector("#documents-table tbody tr")
+        page.screenshot(path=str(docs / "inspector-documents.png"))
         browser.close()
 
 
@@ -57,7 +60,7 @@ def main() -> None:
         store = args.store or build_sample_store(Path(scratch) / "inspector.db")
         with serving(store) as url:
             take(url, ROOT / "docs")
-    print("wrote docs/inspector.png, docs/inspector-walk.png and docs/inspector-graph.png")
+    print("wrote docs/inspector.png, inspector-walk.png, inspector-graph.png and inspector-documents.png")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ inspector's documents view) and one document's chunks in order with their citati
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 import numpy as np
@@ -26,11 +26,33 @@ def example_question(hg: HopGraph) -> str:
 
 
 def document_list(hg: HopGraph) -> list[dict[str, Any]]:
-    """Every indexed document: id, title, source, how its title was found, and its chunk count."""
-    chunks = Counter(int(doc) for doc in hg.search_index.table.doc_ids)
+    """Every indexed document: id, title, source, how its title was found, when its text was written,
+    its chunk count, the names that stand for it (those that make links) and the links out of and
+    into its chunks."""
+    documents = sorted(hg.store.active_documents().values(), key=lambda d: d.id)
+    if not documents:  # an empty store has no search index to count in
+        return []
+    index = hg.search_index
+    doc_of_row = np.asarray(index.table.doc_ids)
+    chunks = Counter(doc_of_row.tolist())
+    made = index.links.tocoo()  # (source row, target row) of every link
+    links_out, links_in = Counter(doc_of_row[made.row].tolist()), Counter(doc_of_row[made.col].tolist())
+    names = _names_by_document(hg, {d.id: d.title for d in documents})
     return [{"id": d.id, "title": d.title, "source": d.source, "title_source": d.title_source,
-             "chunks": chunks.get(d.id, 0)}
-            for d in sorted(hg.store.active_documents().values(), key=lambda d: d.id)]
+             "added_at": d.added_at, "chunks": chunks.get(d.id, 0), "names": names.get(d.id, []),
+             "links_out": links_out.get(d.id, 0), "links_in": links_in.get(d.id, 0)}
+            for d in documents]
+
+
+def _names_by_document(hg: HopGraph, titles: dict[int, str]) -> dict[int, list[str]]:
+    """Document id → the names that stand for it and make links (a filtered name makes none): its
+    title first when it is one, then the others alphabetically."""
+    names: dict[int, set[str]] = defaultdict(set)
+    for name in hg.store.name_graph().names:
+        if name.doc_id is not None and not name.filtered:
+            names[name.doc_id].add(name.surface)
+    return {doc_id: sorted(surfaces, key=lambda s: (s != titles.get(doc_id), s.casefold()))
+            for doc_id, surfaces in names.items()}
 
 
 def document_chunks(hg: HopGraph, doc_id: int) -> dict[str, Any]:

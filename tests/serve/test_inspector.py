@@ -63,11 +63,11 @@ def _static(name: str) -> bytes:
 def test_the_page_loads_only_its_own_files():
     page = _static("index.html").decode()
     referenced = re.findall(r'(?:src|href)="/static/([^"]+)"', page)
-    assert set(referenced) == {"inspector.css", "inspector.js", "vendor/cytoscape.min.js"}
+    assert set(referenced) == {"inspector.css", "inspector.js", "documents.js", "vendor/cytoscape.min.js"}
     assert all(_static(name) for name in referenced)
     licence = _static("vendor/cytoscape.LICENSE")
     assert b"MIT" in licence or b"Permission is hereby granted" in licence
-    for name in ("index.html", "inspector.js", "inspector.css"):
+    for name in ("index.html", "inspector.js", "documents.js", "inspector.css"):
         assert not re.search(rb"https?://", _static(name)), f"{name} reaches outside the server"
 
 

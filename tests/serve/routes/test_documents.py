@@ -154,3 +154,22 @@ def test_a_delete_goes_through_the_facade_s_remove(sample_store: Path, tmp_path:
         withdrawn = client.delete(f"/documents/{doc_id}")
     assert withdrawn.status_code == 200 and withdrawn.json()["withdrawn"] == 1
     assert removed == [[str(doc_id)]]
+
+
+def test_the_list_shows_an_added_document_with_its_counts_until_it_is_deleted(writable):
+    base, _ = writable
+    before = httpx.get(f"{base}/documents", timeout=120)
+    assert before.status_code == 200 and before.json()["documents"]
+    text = ("Mossgrave Pictures is a studio in Fulgencio Batista's Havana. Mossgrave Pictures filmed Salt Tide. "
+            "Fulgencio Batista appears in it.")
+    added = httpx.post(f"{base}/documents", json={"title": "Mossgrave Pictures", "text": text}, timeout=300).json()
+    doc_id = added["documents"][0]["id"]
+    listed = {d["id"]: d for d in httpx.get(f"{base}/documents", timeout=120).json()["documents"]}
+    assert set(listed) == {d["id"] for d in before.json()["documents"]} | {doc_id}
+    mine = listed[doc_id]
+    assert (mine["title"], mine["source"], mine["chunks"]) == ("Mossgrave Pictures", "api:Mossgrave Pictures", 1)
+    assert "Mossgrave Pictures" in mine["names"] and mine["added_at"].endswith("+00:00")
+    assert mine["links_out"] >= 1  # its mention of Fulgencio Batista links to his paragraph in the sample
+    assert httpx.delete(f"{base}/documents/{doc_id}", timeout=300).status_code == 200
+    after = httpx.get(f"{base}/documents", timeout=120).json()["documents"]
+    assert doc_id not in {d["id"] for d in after}

@@ -1,5 +1,5 @@
-"""Documents: POST /documents (a JSON text, or one uploaded file, added or updated), GET and DELETE
-/documents/{id}.
+"""Documents: GET /documents (the list), POST /documents (a JSON text, or one uploaded file, added
+or updated), GET and DELETE /documents/{id}.
 
 Nothing a client sends is ever a path: an upload's file name is a label (its last part, for the
 reader to pick by suffix and to cite), its bytes are read from the request body
@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import UploadFile
 
-from hopgraph.catalog import document_chunks
+from hopgraph.catalog import document_chunks, document_list
 from hopgraph.engine import HopGraph
 from hopgraph.errors import UnreadableFile
 from hopgraph.ingest import readers
@@ -68,6 +68,13 @@ async def add_documents(request: Request, response: Response, graph: Graph) -> d
     if not report.added:
         response.status_code = 200
     return _report_json(report) | {"documents": stored}
+
+
+@router.get("/documents")
+def list_documents(graph: Graph) -> dict[str, Any]:
+    """Every indexed document: title, source, when its text was written, chunks, the names that stand
+    for it, and the links out of and into its chunks (the inspector's documents view)."""
+    return {"documents": graph.read(document_list)}
 
 
 @router.get("/documents/{doc_id}")

@@ -1,6 +1,6 @@
 // The hopgraph inspector: one question, every retrieval stage side by side, the question's
-// neighbourhood in the knowledge graph, and the community tree. Plain DOM, no build step;
-// every text from the server goes through textContent, never innerHTML.
+// neighbourhood in the knowledge graph, and the community tree (the documents view is documents.js).
+// Plain DOM, no build step; every text from the server goes through textContent, never innerHTML.
 "use strict";
 
 const state = { question: "", graphFor: null, treeLoaded: false, cy: null };
@@ -356,6 +356,7 @@ function show(view) {
   if (view === "graph") loadGraph().then(() => state.cy && state.cy.resize().fit());
   if (view === "walk") { drawWalk(); if (state.walkCy) state.walkCy.resize().fit(); }
   if (view === "communities") loadTree();
+  if (view === "documents") loadDocuments();  // documents.js
 }
 
 document.getElementById("ask-form").addEventListener("submit", ask);
