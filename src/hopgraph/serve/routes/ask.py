@@ -6,6 +6,8 @@ route it is answered by."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -16,7 +18,7 @@ from hopgraph.query.modes.search import routed_mode
 from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits, Question
 from hopgraph.retrieval.methods import method_help
 from hopgraph.serve.routes import JsonResult, require_json
-from hopgraph.serve.shared_graph import Graph
+from hopgraph.serve.shared_graph import Graph, SharedGraph
 
 load_plugins()  # a plugin's mode is in the description and accepted, as in `hopgraph ask --help`
 
@@ -67,19 +69,30 @@ class AskRequest(BaseModel):
 
 @router.post("/ask", response_class=JsonResult, dependencies=[Depends(require_json)])
 def ask(request: AskRequest, graph: Graph) -> JsonResult:
-    question = graph.read(lambda hg: _question(hg, request))
+    return JsonResult(ask_question(graph, graph.read(lambda hg: _question(hg, request))))
 
-    def run(hg: HopGraph) -> dict:
+
+def ask_question(graph: SharedGraph, question: Question) -> dict[str, Any]:
+    """A checked question asked on the reader, or on the writer when it may write; its
+    `Answer.to_json()`, made where the answer was (a hit's text is read from the store lazily).
+    POST /ask and POST /v1/chat/completions answer through this."""
+
+    def run(hg: HopGraph) -> dict[str, Any]:
         return hg.ask(question).to_json()
 
-    return JsonResult(graph.write_if_free(run) if _may_write(question) else graph.read(run))
+    return graph.write_if_free(run) if _may_write(question) else graph.read(run)
+
+
+def routed_question(hg: HopGraph, text: str, mode: str, method: str | None = None, top: int | None = None,
+                    answer: bool = True, limits: AskLimits | None = None) -> Question:
+    """The question checked once; an `auto` one routed once."""
+    question = hg.question(text, mode, method, top, answer, limits)
+    return hg.routed(question) if question.mode == "auto" else question
 
 
 def _question(hg: HopGraph, request: AskRequest) -> Question:
-    """The request as a question, checked once; an `auto` one routed once."""
     limits = AskLimits(**request.limits.model_dump()) if request.limits else None
-    question = hg.question(request.question, request.mode, request.method, request.top, request.answer, limits)
-    return hg.routed(question) if question.mode == "auto" else question
+    return routed_question(hg, request.question, request.mode, request.method, request.top, request.answer, limits)
 
 
 def _may_write(question: Question) -> bool:

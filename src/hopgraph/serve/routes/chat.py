@@ -1,0 +1,129 @@
+"""The OpenAI-compatible chat API: GET /v1/models and POST /v1/chat/completions, so a chat front-end
+(Open WebUI, any OpenAI client) can be pointed at `hopgraph serve` (base URL `…/v1`, API key: the
+serve token). Wire shapes, which request fields are read and which ignored: openai_wire.py.
+
+The last user message is the question, asked in the mode the model names (`hopgraph`: auto), as
+POST /ask asks it. The reply's content is the answer's text (its `[chunk N]` markers as the mode
+wrote them) and, when it cites, a `Sources:` list with one `[chunk N] source` line per citation.
+The reply object's extra key `hopgraph` holds what the answer came from, as `hopgraph ask --json`
+says it: `mode` (the mode that answered), `why` (the route: the router's reason in auto), `writer`,
+`citations` ({chunk, source}), `hits` (rank, chunk, title, source, score, how it was found, text)
+and `note`.
+
+`"stream": true` sends server-sent `chat.completion.chunk` events: the role at once, then the
+content in deltas of a few words, a last chunk with `finish_reason` "stop" and the `hopgraph` key,
+the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. The answer is
+written whole before its first delta (the LLM client reads its replies whole), so the deltas follow
+each other at once. A failure after the stream began is an `{"error": …}` event (the status is sent
+already); a client that goes away mid-stream costs the rest of that answer's work and nothing more.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from hopgraph.errors import HopgraphError
+from hopgraph.plugins import load_plugins
+from hopgraph.query.question import Question
+from hopgraph.serve.errors import ApiError
+from hopgraph.serve.openai_wire import ChatRequest, Reply, error_body, mode_of, model_card, model_names, usage
+from hopgraph.serve.routes import JsonResult, require_json
+from hopgraph.serve.routes.ask import ask_question, routed_question
+from hopgraph.serve.shared_graph import Graph, SharedGraph
+
+load_plugins()  # a plugin's mode is a model too
+log = logging.getLogger("hopgraph.serve")
+router = APIRouter(prefix="/v1", tags=["chat (OpenAI-compatible)"])
+STARTED = int(time.time())  # the models' `created`: they exist since the server started
+DELTA_WORDS = 8  # words per streamed delta of an answer written whole
+
+
+@router.get("/models", response_class=JsonResult)
+def list_models() -> JsonResult:
+    """One model per answer mode: `hopgraph` (auto), `hopgraph-search`, `hopgraph-global`, …"""
+    return JsonResult({"object": "list", "data": [model_card(name, STARTED) for name in model_names()]})
+
+
+@router.get("/models/{model}", response_class=JsonResult)
+def get_model(model: str) -> JsonResult:
+    _mode(model)
+    return JsonResult(model_card(model, STARTED))
+
+
+@router.post("/chat/completions", dependencies=[Depends(require_json)], response_model=None)
+def chat_completions(request: ChatRequest, graph: Graph) -> JsonResult | StreamingResponse:
+    """The last user message, answered in the mode the model names (see the module's docstring)."""
+    mode, text = _mode(request.model), request.question()
+    if not text or not text.strip():
+        raise ApiError(400, "messages: no user message with text to answer", param="messages")
+    question = graph.read(lambda hg: routed_question(hg, text, mode))  # bad input: refused before any reply
+    reply = Reply(request.model)
+    if request.stream:
+        return StreamingResponse(_events(graph, question, reply, request.include_usage),
+                                 media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+    answered = ask_question(graph, question)
+    return JsonResult(reply.completion(readable(answered), usage(answered["used"]), provenance(answered)))
+
+
+def _mode(model: str) -> str:
+    mode = mode_of(model)
+    if mode is None:
+        raise ApiError(404, f"the model {model!r} does not exist; use one of {', '.join(model_names())}",
+                       code="model_not_found", param="model")
+    return mode
+
+
+def readable(answered: dict[str, Any]) -> str:
+    """The answer's text, then a `Sources:` line per citation; the note when there is no text."""
+    text = answered["answer"]["text"].strip() or answered["note"] or "hopgraph found nothing to answer this from."
+    cited = answered["answer"]["citations"]
+    if not cited:
+        return text
+    titles = {hit["chunk"]: hit["title"] for hit in answered["hits"]}
+    sources = [f"[chunk {c['chunk']}] {c['source'] or titles.get(c['chunk'], '')}".rstrip() for c in cited]
+    return text + "\n\nSources:\n" + "\n".join(sources)
+
+
+def provenance(answered: dict[str, Any]) -> dict[str, Any]:
+    """The reply's `hopgraph` key: what the answer came from."""
+    return {"mode": answered["mode"], "why": answered["why"], "writer": answered["answer"]["writer"],
+            "citations": answered["answer"]["citations"], "hits": answered["hits"], "note": answered["note"]}
+
+
+def deltas(text: str, words: int = DELTA_WORDS) -> list[str]:
+    """The text in pieces of `words` words, each with the whitespace before it: joined, they are the
+    text (less trailing whitespace)."""
+    pieces = re.findall(r"\s*\S+", text)
+    return ["".join(pieces[start:start + words]) for start in range(0, len(pieces), words)]
+
+
+async def _events(graph: SharedGraph, question: Question, reply: Reply, include_usage: bool) -> AsyncIterator[str]:
+    yield _event(reply.chunk({"role": "assistant", "content": ""}))
+    try:
+        answered = await run_in_threadpool(ask_question, graph, question)
+    except HopgraphError as error:
+        yield _event(error_body(400, " ".join(str(error).split())))
+        return
+    except Exception as error:  # the status went out with the first chunk: say it in the stream
+        log.exception("POST /v1/chat/completions failed mid-stream", exc_info=error)
+        yield _event(error_body(500, f"internal error ({type(error).__name__}); see the server's log"))
+        return
+    for piece in deltas(readable(answered)):
+        yield _event(reply.chunk({"content": piece}))
+    yield _event(reply.chunk({}, "stop", hopgraph=provenance(answered)))
+    if include_usage:
+        yield _event(reply.usage_chunk(usage(answered["used"])))
+    yield "data: [DONE]\n\n"
+
+
+def _event(data: dict[str, Any]) -> str:
+    return f"data: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
