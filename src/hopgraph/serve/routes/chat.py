@@ -10,38 +10,33 @@ says it: `mode` (the mode that answered), `why` (the route: the router's reason 
 `citations` ({chunk, source}), `hits` (rank, chunk, title, source, score, how it was found, text)
 and `note`.
 
-`"stream": true` sends server-sent `chat.completion.chunk` events: the role at once, then the
-content in deltas of a few words, a last chunk with `finish_reason` "stop" and the `hopgraph` key,
-the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. The answer is
-written whole before its first delta (the LLM client reads its replies whole), so the deltas follow
-each other at once. A failure after the stream began is an `{"error": …}` event (the status is sent
-already); a client that goes away mid-stream costs the rest of that answer's work and nothing more.
+`"stream": true` sends server-sent `chat.completion.chunk` events: the role, then the content in
+deltas of a few words, a last chunk with `finish_reason` "stop" and the `hopgraph` key, the usage
+chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. The answer is written
+whole before the stream starts — the LLM client (llm/client.py) reads a reply whole — so a failure
+is still an error status (a streaming client raises it as it would without `stream`), and a client
+that goes away mid-stream only leaves the rest of the events unsent.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
-from hopgraph.errors import HopgraphError
 from hopgraph.plugins import load_plugins
-from hopgraph.query.question import Question
 from hopgraph.serve.errors import ApiError
-from hopgraph.serve.openai_wire import ChatRequest, Reply, error_body, mode_of, model_card, model_names, usage
+from hopgraph.serve.openai_wire import ChatRequest, Reply, mode_of, model_card, model_names, usage
 from hopgraph.serve.routes import JsonResult, require_json
 from hopgraph.serve.routes.ask import ask_question, routed_question
-from hopgraph.serve.shared_graph import Graph, SharedGraph
+from hopgraph.serve.shared_graph import Graph
 
 load_plugins()  # a plugin's mode is a model too
-log = logging.getLogger("hopgraph.serve")
 router = APIRouter(prefix="/v1", tags=["chat (OpenAI-compatible)"])
 STARTED = int(time.time())  # the models' `created`: they exist since the server started
 DELTA_WORDS = 8  # words per streamed delta of an answer written whole
@@ -65,12 +60,11 @@ def chat_completions(request: ChatRequest, graph: Graph) -> JsonResult | Streami
     mode, text = _mode(request.model), request.question()
     if not text or not text.strip():
         raise ApiError(400, "messages: no user message with text to answer", param="messages")
-    question = graph.read(lambda hg: routed_question(hg, text, mode))  # bad input: refused before any reply
+    answered = ask_question(graph, graph.read(lambda hg: routed_question(hg, text, mode)))
     reply = Reply(request.model)
     if request.stream:
-        return StreamingResponse(_events(graph, question, reply, request.include_usage),
+        return StreamingResponse(_events(answered, reply, request.include_usage),
                                  media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-    answered = ask_question(graph, question)
     return JsonResult(reply.completion(readable(answered), usage(answered["used"]), provenance(answered)))
 
 
@@ -106,17 +100,8 @@ def deltas(text: str, words: int = DELTA_WORDS) -> list[str]:
     return ["".join(pieces[start:start + words]) for start in range(0, len(pieces), words)]
 
 
-async def _events(graph: SharedGraph, question: Question, reply: Reply, include_usage: bool) -> AsyncIterator[str]:
+def _events(answered: dict[str, Any], reply: Reply, include_usage: bool) -> Iterator[str]:
     yield _event(reply.chunk({"role": "assistant", "content": ""}))
-    try:
-        answered = await run_in_threadpool(ask_question, graph, question)
-    except HopgraphError as error:
-        yield _event(error_body(400, " ".join(str(error).split())))
-        return
-    except Exception as error:  # the status went out with the first chunk: say it in the stream
-        log.exception("POST /v1/chat/completions failed mid-stream", exc_info=error)
-        yield _event(error_body(500, f"internal error ({type(error).__name__}); see the server's log"))
-        return
     for piece in deltas(readable(answered)):
         yield _event(reply.chunk({"content": piece}))
     yield _event(reply.chunk({}, "stop", hopgraph=provenance(answered)))
