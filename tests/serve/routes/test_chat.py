@@ -14,7 +14,7 @@ import pytest
 from serve_kit import running_server
 
 from hopgraph.query.modes import mode_names
-from hopgraph.serve.routes.chat import deltas, readable
+from hopgraph.serve.routes.chat import readable
 
 TOKEN = "chat-token-for-tests"
 QUESTION = "Where is High Impact Games based?"
@@ -190,13 +190,6 @@ def test_a_client_that_leaves_mid_stream_does_not_hurt_the_server(client, base, 
     assert after.choices[0].message.content and after.model_extra["hopgraph"]["mode"] == "global"
     log = sample_store.parent / f"serve-{urlsplit(base).port}.log"
     assert "Traceback" not in log.read_text() and "ERROR" not in log.read_text()
-
-
-def test_deltas_joined_are_the_text():
-    text = "Burbank,  California [chunk 4]\n\nSources:\n[chunk 4] High Impact Games#1"
-    pieces = deltas(text, words=2)
-    assert "".join(pieces) == text and len(pieces) == 5  # 9 words, 2 a piece
-    assert deltas("") == [] and deltas("one") == ["one"]
 
 
 def test_readable_lists_each_citation_and_falls_back_to_the_note():

@@ -10,36 +10,36 @@ says it: `mode` (the mode that answered), `why` (the route: the router's reason 
 `citations` ({chunk, source}), `hits` (rank, chunk, title, source, score, how it was found, text)
 and `note`.
 
-`"stream": true` sends server-sent `chat.completion.chunk` events: the role, then the content in
-deltas of a few words, a last chunk with `finish_reason` "stop" and the `hopgraph` key, the usage
-chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. The answer is written
-whole before the stream starts — the LLM client (llm/client.py) reads a reply whole — so a failure
-is still an error status (a streaming client raises it as it would without `stream`), and a client
-that goes away mid-stream only leaves the rest of the events unsent.
+`"stream": true` sends server-sent `chat.completion.chunk` events: the role as soon as the hits
+are known (serve/questions.AnswerEvents), then the content in deltas of a few words once the answer
+is written (the LLM client reads a reply whole: its tokens are not streamed), a last chunk with
+`finish_reason` "stop" and the `hopgraph` key, the usage chunk when
+`stream_options.include_usage` asks for it, then `data: [DONE]`. A failure before the hits are
+known keeps its error status; one after is an `{"error": …}` event. A client that goes away
+mid-stream stops the events; the question under way is finished and dropped.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import StreamingResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
 
 from hopgraph.plugins import load_plugins
 from hopgraph.serve.errors import ApiError
-from hopgraph.serve.openai_wire import ChatRequest, Reply, mode_of, model_card, model_names, usage
+from hopgraph.serve.openai_wire import ChatRequest, Reply, error_body, mode_of, model_card, model_names, usage
+from hopgraph.serve.questions import AnswerEvents, ask_question, routed_question
 from hopgraph.serve.routes import JsonResult, require_json
-from hopgraph.serve.routes.ask import ask_question, routed_question
 from hopgraph.serve.shared_graph import Graph
+from hopgraph.serve.streaming import deltas, event, event_stream, failure
 
 load_plugins()  # a plugin's mode is a model too
 router = APIRouter(prefix="/v1", tags=["chat (OpenAI-compatible)"])
 STARTED = int(time.time())  # the models' `created`: they exist since the server started
-DELTA_WORDS = 8  # words per streamed delta of an answer written whole
 
 
 @router.get("/models", response_class=JsonResult)
@@ -55,17 +55,18 @@ def get_model(model: str) -> JsonResult:
 
 
 @router.post("/chat/completions", dependencies=[Depends(require_json)], response_model=None)
-def chat_completions(request: ChatRequest, graph: Graph) -> JsonResult | StreamingResponse:
+async def chat_completions(request: ChatRequest, graph: Graph) -> JsonResult | EventSourceResponse:
     """The last user message, answered in the mode the model names (see the module's docstring)."""
     mode, text = _mode(request.model), request.question()
     if not text or not text.strip():
         raise ApiError(400, "messages: no user message with text to answer", param="messages")
-    answered = ask_question(graph, graph.read(lambda hg: routed_question(hg, text, mode)))
+    question = await run_in_threadpool(graph.read, lambda hg: routed_question(hg, text, mode))
     reply = Reply(request.model)
-    if request.stream:
-        return StreamingResponse(_events(answered, reply, request.include_usage),
-                                 media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-    return JsonResult(reply.completion(readable(answered), usage(answered["used"]), provenance(answered)))
+    if not request.stream:
+        answered = await run_in_threadpool(ask_question, graph, question)
+        return JsonResult(reply.completion(readable(answered), usage(answered["used"]), provenance(answered)))
+    events = AnswerEvents(graph, question)
+    return event_stream(_chunks(events, await events.started(), reply, request.include_usage))
 
 
 def _mode(model: str) -> str:
@@ -93,22 +94,18 @@ def provenance(answered: dict[str, Any]) -> dict[str, Any]:
             "citations": answered["answer"]["citations"], "hits": answered["hits"], "note": answered["note"]}
 
 
-def deltas(text: str, words: int = DELTA_WORDS) -> list[str]:
-    """The text in pieces of `words` words, each with the whitespace before it: joined, they are the
-    text (less trailing whitespace)."""
-    pieces = re.findall(r"\s*\S+", text)
-    return ["".join(pieces[start:start + words]) for start in range(0, len(pieces), words)]
-
-
-def _events(answered: dict[str, Any], reply: Reply, include_usage: bool) -> Iterator[str]:
-    yield _event(reply.chunk({"role": "assistant", "content": ""}))
-    for piece in deltas(readable(answered)):
-        yield _event(reply.chunk({"content": piece}))
-    yield _event(reply.chunk({}, "stop", hopgraph=provenance(answered)))
+async def _chunks(events: AnswerEvents, first: tuple[str, Any], reply: Reply,
+                  include_usage: bool) -> AsyncIterator[ServerSentEvent]:
+    yield event(reply.chunk({"role": "assistant", "content": ""}))
+    kind, data = first
+    while kind == "found":
+        kind, data = await events.next()
+    if kind == "error":
+        yield event(error_body(*failure(data, "POST /v1/chat/completions")))
+        return
+    for piece in deltas(readable(data)):
+        yield event(reply.chunk({"content": piece}))
+    yield event(reply.chunk({}, "stop", hopgraph=provenance(data)))
     if include_usage:
-        yield _event(reply.usage_chunk(usage(answered["used"])))
-    yield "data: [DONE]\n\n"
-
-
-def _event(data: dict[str, Any]) -> str:
-    return f"data: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+        yield event(reply.usage_chunk(usage(data["used"])))
+    yield event("[DONE]")
