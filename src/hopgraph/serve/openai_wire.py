@@ -98,8 +98,8 @@ class ChatRequest(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True)
 
-    model: str = Field(min_length=1, max_length=200, description="An answer mode: " + ", ".join(model_names())
-                       + " (GET /v1/models).")
+    model: str = Field(min_length=1, max_length=200, description="The answer mode: `hopgraph` (auto) or "
+                       "`hopgraph-<mode>` (`hopgraph-search`, …; GET /v1/models lists them).")
     messages: list[ChatMessage] = Field(min_length=1, description="The last `user` message is the question; "
                                         "the others are not read (hopgraph answers one question at a time).")
     stream: bool = Field(default=False, description="Server-sent `chat.completion.chunk` events, then "

@@ -89,6 +89,7 @@ def test_the_model_selects_the_mode(client, model, question, mode):
     extra = completion.model_extra["hopgraph"]
     assert completion.model == model and extra["mode"] == mode and not extra["why"].startswith("router")
     assert completion.choices[0].message.content.strip()
+    assert bool(extra["paths"]) == (mode == "paths")  # the relation paths it answered from
 
 
 def test_a_message_in_parts_is_read_for_its_text(client):

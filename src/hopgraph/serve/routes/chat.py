@@ -7,8 +7,8 @@ POST /ask asks it. The reply's content is the answer's text (its `[chunk N]` mar
 wrote them) and, when it cites, a `Sources:` list with one `[chunk N] source` line per citation.
 The reply object's extra key `hopgraph` holds what the answer came from, as `hopgraph ask --json`
 says it: `mode` (the mode that answered), `why` (the route: the router's reason in auto), `writer`,
-`citations` ({chunk, source}), `hits` (rank, chunk, title, source, score, how it was found, text)
-and `note`.
+`citations` ({chunk, source}), `hits` (rank, chunk, title, source, score, how it was found, text),
+`paths` (the relation paths of `paths` mode) and `note`.
 
 `"stream": true` sends server-sent `chat.completion.chunk` events: the role as soon as the hits
 are known (serve/questions.AnswerEvents), then the content in deltas of a few words once the answer
@@ -91,7 +91,8 @@ def readable(answered: dict[str, Any]) -> str:
 def provenance(answered: dict[str, Any]) -> dict[str, Any]:
     """The reply's `hopgraph` key: what the answer came from."""
     return {"mode": answered["mode"], "why": answered["why"], "writer": answered["answer"]["writer"],
-            "citations": answered["answer"]["citations"], "hits": answered["hits"], "note": answered["note"]}
+            "citations": answered["answer"]["citations"], "hits": answered["hits"], "paths": answered["paths"],
+            "note": answered["note"]}
 
 
 async def _chunks(events: AnswerEvents, first: tuple[str, Any], reply: Reply,
