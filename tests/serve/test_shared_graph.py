@@ -138,6 +138,8 @@ def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_t
 def test_a_question_that_may_write_does_not_wait_for_a_running_write(fresh_store):
     """Issue 25 (1): a global question (it stores the community tree it makes) while an upload holds
     the writer is answered from a reader, not queued behind the upload."""
+    import anyio
+
     from hopgraph.serve.routes.ask import AskRequest
     from hopgraph.serve.routes.ask import ask as ask_route
 
@@ -153,8 +155,8 @@ def test_a_question_that_may_write_does_not_wait_for_a_running_write(fresh_store
     try:
         holding.wait(30)
         answered: list[object] = []
-        asker = threading.Thread(target=lambda: answered.append(
-            ask_route(AskRequest(question="What are the main themes?", mode="global"), shared)))
+        asker = threading.Thread(target=lambda: answered.append(  # the route is async: run on its own loop
+            anyio.run(ask_route, AskRequest(question="What are the main themes?", mode="global"), shared)))
         asker.start()
         asker.join(60)
         assert answered, "the global question waited for the write"

@@ -6,6 +6,7 @@ the context (query/context.py) and calls `ask`; nothing here reaches back up to 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 
 from hopgraph.llm import StepUsage, usage_since
@@ -17,6 +18,8 @@ from hopgraph.query.writers import llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.records.answers import Answer, Spend
 from hopgraph.retrieval.methods import parse_method
 from hopgraph.retrieval.router import AUTO
+
+Found = Callable[[Answer], None]  # told the answer so far: the mode has run, search's answer is not written yet
 
 
 def make_question(text: str, mode: str = "auto", method: str | None = None, top: int | None = None,
@@ -31,13 +34,17 @@ def make_question(text: str, mode: str = "auto", method: str | None = None, top:
     return Question(text, mode, method, spec, top, answer, limits or NO_LIMITS)
 
 
-def ask(ctx: QueryContext, question: Question) -> Answer:
-    """What `HopGraph.ask` returns (see there): the question's mode run once under the LLM deadline."""
+def ask(ctx: QueryContext, question: Question, found: Found | None = None) -> Answer:
+    """What `HopGraph.ask` returns (see there): the question's mode run once under the LLM deadline.
+    `found` sees the answer as the mode left it — its route and hits — before search's answer is
+    written (a streamed answer sends them while an LLM writes)."""
     started, before = time.perf_counter(), ctx.usage()
     client = ctx.llm
     with client.deadline(ctx.settings.llm_deadline or None) if client else nullcontext():
         asked = modes.get_mode(question.mode).run(ctx, question)
         answered = time.perf_counter()
+        if found is not None:
+            found(asked)
         if question.answer and asked.mode == "search" and not asked.text and asked.hits:
             _answer_search(ctx, question, asked)
     asked.used = _spend(before, ctx.usage(), started, answered)

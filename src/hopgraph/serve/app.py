@@ -2,10 +2,11 @@
 
 The store is opened (and its search structures loaded) when the app is made, so a missing store
 or a bad setting fails before the server binds; it is closed when the server stops. Routers:
-routes/ (the API) and, when it is installed, the web inspector (serve/inspector.py, served at `/`);
-without it `/` sends the browser to the API's docs at /docs. With a token every request but GET
-/health must carry it (security.TokenGuard, the outermost middleware: before routing, before any
-body is read); bodies are held to their limits (limits.py).
+routes/ (the API; under /v1/ the OpenAI-compatible chat API, routes/chat.py) and, when it is
+installed, the web inspector (serve/inspector.py, served at `/`); without it `/` sends the browser
+to the API's docs at /docs. With a token every request but GET /health must carry it
+(security.TokenGuard, the outermost middleware: before routing, before any body is read);
+bodies are held to their limits (limits.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import hopgraph
 from hopgraph.config import Settings
 from hopgraph.serve.errors import install_error_handlers
 from hopgraph.serve.limits import BodyLimit, Limits
-from hopgraph.serve.routes import ask, documents, graph, health
+from hopgraph.serve.routes import ask, chat, documents, graph, health
 from hopgraph.serve.security import BEARER, TokenGuard, usable_token
 from hopgraph.serve.shared_graph import SharedGraph
 
@@ -50,7 +51,7 @@ def create_app(store: str, settings: Settings, token: str | None = None, limits:
     app.add_middleware(TokenGuard, token=token)  # added last, so it runs first
     documented = [Depends(BEARER)]  # the bearer scheme in OpenAPI, so /docs offers "Authorize"
     app.include_router(health.router)
-    for router in (ask.router, documents.router, graph.router):
+    for router in (ask.router, chat.router, documents.router, graph.router):
         app.include_router(router, dependencies=documented)
     _serve_root(app, documented)
     return app

@@ -63,4 +63,4 @@ class BodyLimit:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-    await error_response(too_large(limit))(scope, receive, send)
+    await error_response(too_large(limit), scope["path"])(scope, receive, send)

@@ -3,6 +3,8 @@ answer offline, and each kind of bad request refused with its status and a JSON 
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from serve_kit import cli_json, without_timings
@@ -144,3 +146,46 @@ def test_the_modes_are_the_registry_s_in_the_description_and_a_mode_it_lacks_is_
     assert all(name in schema["properties"]["mode"]["description"] for name in mode_names())
     refused = ask(server, question=QUESTION, mode="telepathy")
     assert refused.status_code == 422 and "unknown mode 'telepathy'" in refused.json()["error"]
+
+
+def streamed(server: str, **body) -> list[tuple[str, dict]]:
+    """POST /ask with `"stream": true`: its server-sent events, (name, data) in order."""
+    with httpx.stream("POST", f"{server}/ask", json={**body, "stream": True}, timeout=120) as answered:
+        assert answered.status_code == 200 and answered.headers["content-type"].startswith("text/event-stream")
+        text = answered.read().decode()
+    events = []
+    for block in filter(None, text.split("\n\n")):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if not line.startswith(":"))  # SSE: \n only
+        events.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return events
+
+
+@pytest.mark.parametrize("body", [{"question": QUESTION}, {"question": QUESTION, "mode": "paths"},
+                                  {"question": "What are the main themes across all the documents?"}])
+def test_a_streamed_answer_sends_the_hits_then_the_text_then_the_whole_answer(server, body):
+    events = streamed(server, **body)
+    names = [name for name, _ in events]
+    assert names[0] == "found" and names[-1] == "done" and set(names[1:-1]) == {"text"}
+    found, done = events[0][1], events[-1][1]
+    assert (found["mode"], found["why"], found["hits"]) == (done["mode"], done["why"], done["hits"])
+    assert "".join(data["delta"] for name, data in events if name == "text") == done["answer"]["text"]
+    assert done["answer"]["citations"] and done["used"]["seconds"]["total"] > 0
+    whole = ask(server, **body).json()
+    assert without_timings(done) == without_timings(whole)
+
+
+def test_a_streamed_question_that_cannot_be_answered_is_refused_with_its_status(server):
+    refused = httpx.post(f"{server}/ask", json={"question": QUESTION, "mode": "iterative", "stream": True},
+                         timeout=120)
+    assert refused.status_code == 400 and "needs an LLM" in refused.json()["error"]
+    assert ask(server, question=QUESTION, stream="yes").status_code == 422  # strict, as every field
+
+
+def test_a_client_that_leaves_a_streamed_answer_does_not_hurt_the_server(server):
+    for question in (QUESTION, "What are the main themes across all the documents?"):
+        with httpx.stream("POST", f"{server}/ask", json={"question": question, "stream": True},
+                          timeout=120) as answered:
+            next(answered.iter_lines())  # the first line of `found`, then the connection goes away
+    assert httpx.get(f"{server}/health").status_code == 200
+    assert ask(server, question=QUESTION).status_code == 200
+    assert [name for name, _ in streamed(server, question=QUESTION)][-1] == "done"

@@ -2,21 +2,29 @@
 the hits with their ranks and how each was found, the relation paths, the citations, the time of
 each stage), with optional `limits` for this question only (query/question.AskLimits). The question is
 checked once and, in `auto` mode, routed once: the route that decides whether it may write is the
-route it is answered by."""
+route it is answered by (serve/questions.py). With `"stream": true` the answer comes as server-sent
+events (the `stream` field's description; serve/questions.AnswerEvents): the hits while the answer is
+written, then the answer. Bad input is refused with its status before a stream opens."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
 
 from hopgraph.engine import HopGraph
 from hopgraph.plugins import load_plugins
-from hopgraph.query.modes import describe_modes, get_mode, mode_names
-from hopgraph.query.modes.search import routed_mode
+from hopgraph.query.modes import describe_modes, mode_names
 from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits, Question
 from hopgraph.retrieval.methods import method_help
+from hopgraph.serve.questions import AnswerEvents, ask_question, routed_question
 from hopgraph.serve.routes import JsonResult, require_json
 from hopgraph.serve.shared_graph import Graph
+from hopgraph.serve.streaming import deltas, event, event_stream, failure
 
 load_plugins()  # a plugin's mode is in the description and accepted, as in `hopgraph ask --help`
 
@@ -55,6 +63,9 @@ class AskRequest(BaseModel):
                                description=f"For mode search: {method_help()}.")
     top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
+    stream: bool = Field(default=False, description="Server-sent events: `found` (mode, why, hits) as soon as "
+                         "the hits are known, `text` ({delta}) pieces of the answer, `done` (the whole answer, "
+                         "as without `stream`), or `error` ({error, status}).")
     limits: QuestionLimits | None = None
 
     @field_validator("mode")
@@ -65,26 +76,31 @@ class AskRequest(BaseModel):
         return mode
 
 
-@router.post("/ask", response_class=JsonResult, dependencies=[Depends(require_json)])
-def ask(request: AskRequest, graph: Graph) -> JsonResult:
-    question = graph.read(lambda hg: _question(hg, request))
-
-    def run(hg: HopGraph) -> dict:
-        return hg.ask(question).to_json()
-
-    return JsonResult(graph.write_if_free(run) if _may_write(question) else graph.read(run))
+@router.post("/ask", response_class=JsonResult, dependencies=[Depends(require_json)], response_model=None)
+async def ask(request: AskRequest, graph: Graph) -> JsonResult | EventSourceResponse:
+    question = await run_in_threadpool(graph.read, lambda hg: _question(hg, request))
+    if not request.stream:
+        return JsonResult(await run_in_threadpool(ask_question, graph, question))
+    events = AnswerEvents(graph, question)
+    return event_stream(_events(events, await events.started()))
 
 
 def _question(hg: HopGraph, request: AskRequest) -> Question:
-    """The request as a question, checked once; an `auto` one routed once."""
     limits = AskLimits(**request.limits.model_dump()) if request.limits else None
-    question = hg.question(request.question, request.mode, request.method, request.top, request.answer, limits)
-    return hg.routed(question) if question.mode == "auto" else question
+    return routed_question(hg, request.question, request.mode, request.method, request.top, request.answer, limits)
 
 
-def _may_write(question: Question) -> bool:
-    """Global, lazy and DRIFT search store the community tree and reports they make on first use;
-    `auto` goes there when the router calls the question global."""
-    if question.route is not None:
-        return routed_mode(question.route) == "global"
-    return get_mode(question.mode).writes
+async def _events(events: AnswerEvents, first: tuple[str, Any]) -> AsyncIterator[ServerSentEvent]:
+    """`found` (mode, why, hits), `text` deltas of the answer, `done` (the whole answer: its checked
+    citations, `used`); or an `error` event."""
+    kind, data = first
+    while kind == "found":
+        yield event(data, "found")
+        kind, data = await events.next()
+    if kind == "error":
+        status, message = failure(data, "POST /ask")
+        yield event({"error": message, "status": status}, "error")
+        return
+    for piece in deltas(data["answer"]["text"]):
+        yield event({"delta": piece}, "text")
+    yield event(data, "done")
