@@ -119,7 +119,8 @@ def test_an_index_run_records_the_spacy_model_and_a_store_read_by_another_refuse
         meta = hg.store.meta()
         assert (meta[PARSER_NAME_KEY], meta[PARSER_KEY]) == (nlp.MODEL_PACKAGE, SPACY_SM_SHA256)
         hg.store.set_meta({PARSER_KEY: "c" * 64})  # as if another release of the model had read its names
-    refused = f"read by spaCy model .* sha256 {'c' * 64}, but this one is {nlp.MODEL_PACKAGE} with sha256 {SPACY_SM_SHA256}"
+    refused = (f"read by spaCy model .* sha256 {'c' * 64}, but this one is {nlp.MODEL_PACKAGE} "
+               f"with sha256 {SPACY_SM_SHA256}")
     with HopGraph(store, Settings(), embedder=BagOfWordsEmbedder(), create=False) as hg, \
             pytest.raises(HopgraphError, match=refused):
         hg.index_documents(TINY_CORPUS[2:])
