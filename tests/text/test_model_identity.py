@@ -11,7 +11,17 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.records.documents import Document
-from hopgraph.text.model_identity import STORE_KEY, checked_weights, file_sha256
+from hopgraph.text import nlp
+from hopgraph.text.model_identity import (
+    PARSER_KEY,
+    PARSER_NAME_KEY,
+    SPACY_SM_SHA256,
+    STORE_KEY,
+    checked_parser,
+    checked_weights,
+    file_sha256,
+    folder_sha256,
+)
 
 
 class HashedEmbedder(BagOfWordsEmbedder):
@@ -74,3 +84,43 @@ def test_reembed_makes_every_vector_again_and_the_store_opens_under_the_new_weig
         report = hg.index_documents(TINY_CORPUS, reembed=True)
         assert report.embedded >= chunks and hg.store.meta()[STORE_KEY] == "b" * 64
         assert hg.search("Who directed Big Stone Gap?").hits
+
+
+# --- the spaCy model that reads names ----------------------------------------------------------------
+
+
+def test_a_model_folder_hash_follows_every_file_but_compiled_ones(tmp_path: Path):
+    folder = tmp_path / "model"
+    (folder / "ner").mkdir(parents=True)
+    (folder / "ner" / "model").write_bytes(b"weights")
+    (folder / "meta.json").write_text("{}", encoding="utf-8")
+    before = folder_sha256(folder)
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "x.pyc").write_bytes(b"compiled")
+    assert folder_sha256(folder) == before
+    (folder / "ner" / "model").write_bytes(b"other weights")
+    changed = folder_sha256(folder)
+    assert changed != before
+    assert checked_parser("m", folder, changed) == changed
+    with pytest.raises(HopgraphError, match=f"spaCy model m at .* has sha256 {changed}, not the recorded {before}"):
+        checked_parser("m", folder, before)
+
+
+def test_the_installed_spacy_model_is_the_recorded_one():
+    pytest.importorskip(nlp.MODEL_PACKAGE)
+    assert nlp.model_sha256() == SPACY_SM_SHA256
+
+
+def test_an_index_run_records_the_spacy_model_and_a_store_read_by_another_refuses(tmp_path: Path):
+    pytest.importorskip(nlp.MODEL_PACKAGE)
+    store = str(tmp_path / "s.db")
+    with HopGraph(store, Settings(), embedder=BagOfWordsEmbedder()) as hg:
+        hg.index_documents(TINY_CORPUS[:2])
+        meta = hg.store.meta()
+        assert (meta[PARSER_NAME_KEY], meta[PARSER_KEY]) == (nlp.MODEL_PACKAGE, SPACY_SM_SHA256)
+        hg.store.set_meta({PARSER_KEY: "c" * 64})  # as if another release of the model had read its names
+    refused = (f"read by spaCy model .* sha256 {'c' * 64}, but this one is {nlp.MODEL_PACKAGE} "
+               f"with sha256 {SPACY_SM_SHA256}")
+    with HopGraph(store, Settings(), embedder=BagOfWordsEmbedder(), create=False) as hg, \
+            pytest.raises(HopgraphError, match=refused):
+        hg.index_documents(TINY_CORPUS[2:])

@@ -19,8 +19,9 @@ from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.records.documents import ActiveDocs, Document, Skip
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.store import Store
+from hopgraph.text import nlp
 from hopgraph.text.embed import Embedder
-from hopgraph.text.model_identity import check_store_embedder
+from hopgraph.text.model_identity import check_store_embedder, check_store_parser
 
 
 def index_paths(store: Store, embedder: Embedder, paths: Sequence[str | Path], settings: Settings,
@@ -60,7 +61,9 @@ def add_documents(store: Store, embedder: Embedder, docs: Sequence[Document], se
     a `gazetteer`, the one given once with `index --names` stays in force. Vectors of other weights
     never mix: a store another embedder made is refused unless `reembed`."""
     gazetteer = gazetteer or stored_gazetteer(store)
+    meta = store.meta()
     if not reembed:
-        check_store_embedder(store.meta(), embedder)
+        check_store_embedder(meta, embedder)
+    check_store_parser(meta, nlp.MODEL_PACKAGE, nlp.model_sha256())
     return index_documents(store, embedder, docs, settings, gazetteer, quiet, replace_sources, skipped, withdraw,
                            active, reembed)

@@ -30,8 +30,9 @@ from hopgraph.records.documents import ActiveDocs, Chunk, ChunkTable, Document, 
 from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
+from hopgraph.text import nlp
 from hopgraph.text.embed import Embedder
-from hopgraph.text.model_identity import STORE_KEY, weights_sha256
+from hopgraph.text.model_identity import PARSER_KEY, PARSER_NAME_KEY, STORE_KEY, weights_sha256
 
 GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
@@ -301,7 +302,8 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # A fresh generation marks this state of the store: search snapshots (retrieval/snapshot.py)
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
-                                STORE_KEY: weights_sha256(embedder), "generation": uuid.uuid4().hex},
+                                STORE_KEY: weights_sha256(embedder), **parser_identity(),
+                                "generation": uuid.uuid4().hex},
                 RunRecord("remove" if withdraw and not docs else "index", utc_now(),
                           lambda: json.dumps(asdict(report))), carry)
     report.seconds = {"plan": planned - started, "embed": embedded - planned, "read_names": named - embedded,
@@ -316,3 +318,9 @@ def _texts_after(store: Store, change: DocumentChange, active: ActiveDocs) -> li
     table = store.chunk_table()
     kept = [t for doc, t in zip(table.doc_ids.tolist(), table.texts, strict=True) if doc not in replaced]
     return kept + [c.text for _, _, chunks in change.upserts for c, _ in chunks]
+
+
+def parser_identity() -> dict[str, str]:
+    """The spaCy model that reads names, for the store's meta (nothing without the `nlp` extra)."""
+    sha256 = nlp.model_sha256()
+    return {PARSER_NAME_KEY: nlp.MODEL_PACKAGE, PARSER_KEY: sha256} if sha256 else {}
