@@ -166,3 +166,37 @@ def test_a_question_that_may_write_does_not_wait_for_a_running_write(fresh_store
         asker.join()
         shared.close()
     assert json.loads(answered[0].body)["mode"] == "global"
+
+
+def test_the_community_tree_does_not_wait_for_a_running_write(fresh_store):
+    """Issue 25: GET /communities builds the tree on first use; while an upload holds the writer it
+    builds it on a reader (unstored) instead of queueing behind the upload."""
+    from hopgraph.serve.routes.graph import communities
+
+    shared = SharedGraph(str(fresh_store), Settings())
+    assert shared.read(lambda hg: hg.store.community_tree()) is None  # the request has to build it
+    release, holding = threading.Event(), threading.Event()
+
+    def long_write(hg: HopGraph) -> None:
+        holding.set()
+        release.wait(120)
+
+    writer = threading.Thread(target=shared.write, args=(long_write,))
+    writer.start()
+    answered: list[dict] = []
+    asker = threading.Thread(target=lambda: answered.append(communities(shared)))
+    try:
+        holding.wait(30)
+        asker.start()
+        asker.join(60)
+        assert answered, "the community tree waited for the write"
+    finally:
+        release.set()
+        writer.join()
+        asker.join()
+    try:
+        # built on a reader (stored there only because this long write holds no store lock)
+        assert answered[0]["count"] > 0
+        assert communities(shared)["count"] == answered[0]["count"]
+    finally:
+        shared.close()
