@@ -145,7 +145,7 @@ class HopGraph:
         return self.store.chunk_texts(list(chunk_ids))
 
     def vocabulary(self) -> Vocabulary:
-        return Vocabulary.parse(self.settings.entity_types, self.settings.relation_types)
+        return Vocabulary.of(self.settings)
 
     # --- indexing ----------------------------------------------------------------------------------
 
@@ -156,11 +156,8 @@ class HopGraph:
         them: an InputError), as are a folder's links to files or folders outside it unless
         `follow_links` (what a link brings in is stored under its path in the folder). `reembed`
         embeds every chunk again: a store whose vectors other weights made opens again."""
-        report = indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file, follow_links,
-                                      self.quiet, reembed)
-        if reembed:
-            self._search_index = None
-        return self._written(report)
+        return self._written(indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file,
+                                                  follow_links, self.quiet, reembed), reembed)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
@@ -174,15 +171,14 @@ class HopGraph:
                         withdraw: Collection[int] = (), reembed: bool = False) -> IndexReport:
         """Documents already read (ingest/indexing.add_documents): added or refreshed by source and title.
         `reembed` embeds every chunk again: a store whose vectors other weights made opens again."""
-        report = indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer, replace_sources,
-                                        skipped, withdraw, self.quiet, reembed=reembed)
-        if reembed:
-            self._search_index = None
-        return self._written(report)
+        return self._written(indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer,
+                                                    replace_sources, skipped, withdraw, self.quiet, reembed=reembed),
+                             reembed)
 
-    def _written(self, report: IndexReport) -> IndexReport:
-        """What an index or remove run made stale is dropped, and the graph follows the facts."""
-        if report.changed or report.links or report.names:
+    def _written(self, report: IndexReport, reembedded: bool = False) -> IndexReport:
+        """What an index or remove run made stale is dropped (every vector, after a re-embedding),
+        and the graph follows the facts."""
+        if report.changed or report.links or report.names or reembedded:
             self._search_index = None
         if report.changed:  # facts carried to new chunks cite them in the store's graph now
             self._graph_view = None

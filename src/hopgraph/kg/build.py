@@ -124,7 +124,7 @@ def stated_types(facts: Sequence[ChunkFacts]) -> list[ChunkFacts]:
 def import_triples(store: Store, embedder: Embedder, path: Path, settings: Settings,
                    quiet: bool = True) -> ImportReport:
     """Attach each triple to the chunk of its source document that states it (or a new document)."""
-    parsed = read_triples(path, Vocabulary.parse(settings.entity_types, settings.relation_types))
+    parsed = read_triples(path, Vocabulary.of(settings))
     extractor = f"{IMPORTED}{path.name}"
     generated_source = extractor
     doc_of = _documents_by_name(store.chunk_table(), skip_source=generated_source)

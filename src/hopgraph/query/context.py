@@ -87,4 +87,4 @@ class QueryContext:
         return self.llm.usage if self.llm else {}
 
     def vocabulary(self) -> Vocabulary:
-        return Vocabulary.parse(self.settings.entity_types, self.settings.relation_types)
+        return Vocabulary.of(self.settings)
