@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspector_app import CHROMIUM, CHROMIUM_ARGS, LINKED, QUESTION, build_sample_store, serving
+from inspector_app import CHROMIUM, LINKED, QUESTION, build_sample_store, inspector_page, serving
 
 from hopgraph.serve.inspector import inspect_question
 
@@ -131,16 +131,10 @@ needs_chromium = pytest.mark.skipif(
 @contextmanager
 def asked_page(url: str) -> Iterator[Any]:
     """The inspector in headless chromium, the sample's two-hop question asked."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(url + "/")
+    with inspector_page(url) as page:
         page.fill("#question", QUESTION)
         page.click("#ask")
         yield page
-        browser.close()
 
 
 @pytest.mark.slow

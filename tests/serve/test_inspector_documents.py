@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from inspector_app import CHROMIUM, CHROMIUM_ARGS
+from inspector_app import CHROMIUM, inspector_page
 from serve_kit import running_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
@@ -30,15 +30,9 @@ RECORD_PROGRESS = """() => { window.progressSeen = [];
 
 @contextmanager
 def documents_view(base: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(base + "/")
+    with inspector_page(base) as page:
         page.click(".tab[data-view=documents]")
         yield page
-        browser.close()
 
 
 def listed(base: str) -> dict[str, dict[str, Any]]:
