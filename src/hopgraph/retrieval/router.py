@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hopgraph.llm import LLMClient, LLMError
 from hopgraph.prompts import route as route_prompt
 from hopgraph.records.retrieval import Budget, Hit, Retrieval, TraceStep
 from hopgraph.retrieval import stages
+from hopgraph.retrieval.diversity import DiversityCap, cap_per_document, exempt_document
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.methods import run_method
 
@@ -49,6 +50,13 @@ FALLBACK = "hybrid"
 # (docs/BENCHMARKS.md, bench/graph_signal.py).
 STEP_ASIDE_SHARE = 0.01
 GRAPH_PLACED = ("link", "ppr")
+# When `auto` steps aside, the graph's hits in a document none of its other hits come from stay:
+# only the hops inside the seeds' own documents are the weak evidence the rule is about, and a link
+# to a new document is the second hop a bridge question needs ("Which brake-pad maker buys its
+# friction compound from a company in Hosur?": the link from the Hosur move to the buyer's audit).
+KEEP_CROSS_DOCUMENT = True
+# The per-document cap on `auto`'s hits (retrieval/diversity.py); None: no cap.
+DIVERSITY: DiversityCap | None = None
 
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
@@ -176,6 +184,25 @@ def own_document_share(hits: list[Hit]) -> float:
     return sum(h.doc_id in others for h in placed) / len(placed) if placed else 0.0
 
 
+def cross_document_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -> list[Hit]:
+    """The hits the graph placed in a document none of the fallback's kept hits come from, reached
+    from one of those kept hits (a hop from a hit that itself goes is no evidence for the question)."""
+    kept: list[Hit] = []
+    for hit in graph_hits:
+        staying = fallback_hits[: top - len(kept) - 1]
+        if (hit.found_by in GRAPH_PLACED and hit.via is not None and hit.doc_id not in {h.doc_id for h in staying}
+                and hit.via.from_chunk in {h.chunk_id for h in staying}):
+            kept.append(hit)
+    return kept
+
+
+def step_aside_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -> list[Hit]:
+    """The fallback's best hits, with the graph's cross-document hits kept in the last places."""
+    kept = cross_document_hits(graph_hits, fallback_hits, top) if KEEP_CROSS_DOCUMENT else []
+    ids = {h.chunk_id for h in kept}
+    return [h for h in fallback_hits if h.chunk_id not in ids][: max(0, top - len(kept))] + kept
+
+
 def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
              llm: LLMClient | None = None, chosen: Route | None = None) -> Retrieval:
     """Route (unless the caller already did: `chosen`), then run the routed method. A global
@@ -194,13 +221,33 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
                                f"these are {FALLBACK} search's hits"))
     elif chosen.method != FALLBACK and own_document_share(hits) >= STEP_ASIDE_SHARE:
         aside = run_method(index, question, FALLBACK, budget, rrf_k)
+        kept = step_aside_hits(hits, aside.hits, budget.top)
         steps += [TraceStep("step aside", 0.0, f"{chosen.method} placed a hit through the graph inside a document "
-                            f"its other hits come from: {FALLBACK} search's hits instead"), *aside.trace]
-        hits = aside.hits
+                            f"its other hits come from: {FALLBACK} search's hits instead, keeping "
+                            f"{sum(h.found_by in GRAPH_PLACED for h in kept)} it placed in a new document"),
+                  *aside.trace]
+        hits = kept
     if len(hits) < budget.top:
         extra = run_method(index, question, FALLBACK, budget, rrf_k)
         seen = {h.chunk_id for h in hits}
         hits = hits + [h for h in extra.hits if h.chunk_id not in seen][: budget.top - len(hits)]
         steps += [*extra.trace, TraceStep("top up", 0.0, f"{len(hits)} hits after topping up from {FALLBACK}")]
+    if DIVERSITY is not None:
+        hits, step = diversify(index, question, hits, DIVERSITY, budget, rrf_k)
+        steps.append(step)
     steps.append(TraceStep("budget", 0.0, f"{budget.describe()}; used {len(hits)} places"))
     return Retrieval(method=f"auto:{chosen.method}", hits=hits, trace=steps)
+
+
+def diversify(index: SearchIndex, question: str, hits: list[Hit], cap: DiversityCap, budget: Budget,
+              rrf_k: int = 10) -> tuple[list[Hit], TraceStep]:
+    """`cap_per_document` over `auto`'s hits, the replacements from hybrid search's first ones."""
+    started = time.perf_counter()
+    named = exempt_document(int(index.table.doc_ids[row]) for row, _ in stages.names_in_question(index, question))
+    ranked = run_method(index, question, FALLBACK, replace(budget, top=cap.depth(budget.top), context_tokens=None),
+                        rrf_k).hits
+    capped, replaced = cap_per_document(hits, ranked, cap, budget.top, named)
+    return capped, TraceStep("diversity", (time.perf_counter() - started) * 1000,
+                             f"at most {cap.limit(budget.top)} of {budget.top} from one document"
+                             + (" (the one the question names exempt)" if named is not None else "")
+                             + f": {replaced} replaced by {FALLBACK} hits from other documents")
