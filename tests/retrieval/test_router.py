@@ -11,7 +11,7 @@ from scripted_chat import scripted_chat
 
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.prompts import route as route_prompt
-from hopgraph.records.retrieval import Hit, Retrieval
+from hopgraph.records.retrieval import Hit, Retrieval, Via
 from hopgraph.retrieval import router
 from hopgraph.retrieval.router import METHOD_OF, own_document_share, route
 
@@ -188,3 +188,29 @@ def test_auto_steps_aside_to_hybrid_only_when_a_graph_hit_stays_in_the_seeds_doc
         assert any(step.stage == "step aside" for step in retrieval.trace) is steps_aside
         expected = [h.chunk_id for h in (hybrid.hits if steps_aside else graph.hits)]
         assert [h.chunk_id for h in retrieval.hits] == expected
+
+
+def _linked(chunk: int, doc: int, found_by: str, from_chunk: int) -> Hit:
+    return Hit(chunk_id=chunk, doc_id=doc, title=f"doc {doc}", text="", score=0.0, found_by=found_by,  # type: ignore[arg-type]
+               via=Via(from_chunk, "from", "a name"))
+
+
+def test_stepping_aside_keeps_a_graph_hit_in_a_new_document_reached_from_a_hit_that_stays(tiny_graph, monkeypatch):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    hybrid = tiny_graph.search(question, method="hybrid", top=3).hits
+    first, docs = hybrid[0].chunk_id, {h.doc_id for h in hybrid}
+    new_doc = max(docs) + 100
+    graph = Retrieval("hybrid+names+links+ppr", [
+        _hit(first, hybrid[0].doc_id, "hybrid"),
+        _linked(91, hybrid[0].doc_id, "ppr", first),  # a hop inside the seed's own document: the rule fires
+        _linked(92, new_doc, "link", first),  # a hop from hybrid's best hit to a new document: it stays
+        _linked(93, new_doc + 1, "link", 90)])  # a hop from a hit hybrid does not keep: it goes
+    real = router.run_method
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
+                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+    retrieval = tiny_graph.search(question, method="auto", top=3)
+    assert any(step.stage == "step aside" for step in retrieval.trace)
+    assert [h.chunk_id for h in retrieval.hits] == [h.chunk_id for h in hybrid[:2]] + [92]
+    monkeypatch.setattr(router, "KEEP_CROSS_DOCUMENT", False)  # the rule as it was: hybrid's hits alone
+    assert [h.chunk_id for h in tiny_graph.search(question, method="auto", top=3).hits] == [
+        h.chunk_id for h in hybrid]
