@@ -190,9 +190,9 @@ def test_auto_steps_aside_to_hybrid_only_when_a_graph_hit_stays_in_the_seeds_doc
         assert [h.chunk_id for h in retrieval.hits] == expected
 
 
-def _linked(chunk: int, doc: int, found_by: str, from_chunk: int) -> Hit:
+def _linked(chunk: int, doc: int, found_by: str, from_chunk: int, ranked: bool = True) -> Hit:
     return Hit(chunk_id=chunk, doc_id=doc, title=f"doc {doc}", text="", score=0.0, found_by=found_by,  # type: ignore[arg-type]
-               via=Via(from_chunk, "from", "a name"))
+               via=Via(from_chunk, "from", "a name"), ranks={"bm25": 40} if ranked else {})
 
 
 def test_stepping_aside_keeps_a_graph_hit_in_a_new_document_reached_from_a_hit_that_stays(tiny_graph, monkeypatch):
@@ -204,7 +204,8 @@ def test_stepping_aside_keeps_a_graph_hit_in_a_new_document_reached_from_a_hit_t
         _hit(first, hybrid[0].doc_id, "hybrid"),
         _linked(91, hybrid[0].doc_id, "ppr", first),  # a hop inside the seed's own document: the rule fires
         _linked(92, new_doc, "link", first),  # a hop from hybrid's best hit to a new document: it stays
-        _linked(93, new_doc + 1, "link", 90)])  # a hop from a hit hybrid does not keep: it goes
+        _linked(93, new_doc + 1, "link", 90),  # a hop from a hit hybrid does not keep: it goes
+        _linked(94, new_doc + 2, "link", first, ranked=False)])  # no ranker reaches it (a name every book shares)
     real = router.run_method
     monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
                         graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))

@@ -186,11 +186,14 @@ def own_document_share(hits: list[Hit]) -> float:
 
 def cross_document_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -> list[Hit]:
     """The hits the graph placed in a document none of the fallback's kept hits come from, reached
-    from one of those kept hits (a hop from a hit that itself goes is no evidence for the question)."""
+    from one of those kept hits (a hop from a hit that itself goes is no evidence for the question)
+    and among a ranker's candidates for the question (`ranks`: a hop through a name every book
+    shares, "Wood", "The French", lands on a passage the question's words do not reach at all)."""
     kept: list[Hit] = []
     for hit in graph_hits:
         staying = fallback_hits[: top - len(kept) - 1]
-        if (hit.found_by in GRAPH_PLACED and hit.via is not None and hit.doc_id not in {h.doc_id for h in staying}
+        if (hit.found_by in GRAPH_PLACED and hit.via is not None and hit.ranks
+                and hit.doc_id not in {h.doc_id for h in staying}
                 and hit.via.from_chunk in {h.chunk_id for h in staying}):
             kept.append(hit)
     return kept
