@@ -43,3 +43,11 @@ def test_the_one_document_the_question_names_is_exempt():
 def test_hits_already_diverse_are_unchanged():
     diverse = [_hit(1, 1), _hit(7, 3), _hit(8, 4)]
     assert cap_per_document(diverse, RANKED, DiversityCap(share=0.2), top=3) == (diverse, 0)
+
+
+def test_a_document_that_fills_the_rankers_window_is_what_the_question_is_about():
+    book = [_hit(i, 1) for i in range(1, 9)] + [_hit(20, 2), _hit(21, 3)]  # a novel: 8 of the first 10
+    cap = DiversityCap(share=0.2, window=2.0, dominant=0.5)
+    assert cap_per_document(book[:5], book, cap, top=5) == (book[:5], 0)
+    capped, replaced = cap_per_document(book[:5], book, DiversityCap(share=0.2, window=2.0), top=5)
+    assert _ids(capped) == [1, 20, 21, 4, 5] and replaced == 2  # without the exemption: pushed into other books

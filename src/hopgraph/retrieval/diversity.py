@@ -8,6 +8,11 @@ other documents — but only to a candidate the ranker itself placed within its 
 question about one long document (a novel is one document) is not pushed into documents that
 only a deep ranking reaches. A document the question names, when it names no other, is exempt:
 asking about it is asking for its chunks.
+
+Measured, not applied: no retrieval path calls it. bench/diversity.py scores `auto` under every
+share × window on both halves of the supplier questions, the docs3 forms and the novels; it gained
+on half A only and nowhere on half B, so `auto` runs without it (docs/BENCHMARKS.md, "A per-document
+diversity cap").
 """
 
 from __future__ import annotations
@@ -23,10 +28,13 @@ from hopgraph.records.retrieval import Hit
 @dataclass(frozen=True)
 class DiversityCap:
     """`share`: the most of the top k one document may hold (at least one place); `window`: how deep
-    in the ranker's own order a replacement may come from, as a multiple of k."""
+    in the ranker's own order a replacement may come from, as a multiple of k; `dominant`: a
+    document holding at least this share of the ranker's window is what the question is about
+    (a novel's chapters fill the window, a five-chunk profile cannot) and is exempt (None: never)."""
 
     share: float
     window: float = 2.0
+    dominant: float | None = None
 
     def limit(self, top: int) -> int:
         return max(1, math.floor(self.share * top + 1e-9))
@@ -49,13 +57,15 @@ def cap_per_document(hits: Sequence[Hit], ranked: Sequence[Hit], cap: DiversityC
     limit = cap.limit(top)
     held = Counter(h.doc_id for h in hits)
     present = {h.chunk_id for h in hits}
-    spare = [h for h in ranked[: cap.depth(top)] if h.chunk_id not in present]
+    window = ranked[: cap.depth(top)]
+    spare = [h for h in window if h.chunk_id not in present]
+    exempt_docs = {exempt} | _dominant(window, cap.dominant)
     kept: list[Hit] = []
     seen: Counter[int] = Counter()
     replaced = 0
     for hit in hits:
         seen[hit.doc_id] += 1
-        if hit.doc_id == exempt or seen[hit.doc_id] <= limit:
+        if hit.doc_id in exempt_docs or seen[hit.doc_id] <= limit:
             kept.append(hit)
             continue
         substitute = next((h for h in spare if held[h.doc_id] < limit and h.doc_id != hit.doc_id), None)
@@ -68,3 +78,11 @@ def cap_per_document(hits: Sequence[Hit], ranked: Sequence[Hit], cap: DiversityC
         kept.append(substitute)
         replaced += 1
     return kept, replaced
+
+
+def _dominant(window: Sequence[Hit], share: float | None) -> set[int | None]:
+    """The documents holding at least `share` of the ranker's window."""
+    if share is None or not window:
+        return set()
+    counts = Counter(h.doc_id for h in window)
+    return {doc for doc, n in counts.items() if n >= share * len(window)}

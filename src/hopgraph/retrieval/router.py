@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hopgraph.llm import LLMClient, LLMError
 from hopgraph.prompts import route as route_prompt
 from hopgraph.records.retrieval import Budget, Hit, Retrieval, TraceStep
 from hopgraph.retrieval import stages
-from hopgraph.retrieval.diversity import DiversityCap, cap_per_document, exempt_document
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.methods import run_method
 
@@ -55,8 +54,6 @@ GRAPH_PLACED = ("link", "ppr")
 # to a new document is the second hop a bridge question needs ("Which brake-pad maker buys its
 # friction compound from a company in Hosur?": the link from the Hosur move to the buyer's audit).
 KEEP_CROSS_DOCUMENT = True
-# The per-document cap on `auto`'s hits (retrieval/diversity.py); None: no cap.
-DIVERSITY: DiversityCap | None = None
 
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
@@ -235,22 +232,6 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
         seen = {h.chunk_id for h in hits}
         hits = hits + [h for h in extra.hits if h.chunk_id not in seen][: budget.top - len(hits)]
         steps += [*extra.trace, TraceStep("top up", 0.0, f"{len(hits)} hits after topping up from {FALLBACK}")]
-    if DIVERSITY is not None:
-        hits, step = diversify(index, question, hits, DIVERSITY, budget, rrf_k)
-        steps.append(step)
     steps.append(TraceStep("budget", 0.0, f"{budget.describe()}; used {len(hits)} places"))
     return Retrieval(method=f"auto:{chosen.method}", hits=hits, trace=steps)
 
-
-def diversify(index: SearchIndex, question: str, hits: list[Hit], cap: DiversityCap, budget: Budget,
-              rrf_k: int = 10) -> tuple[list[Hit], TraceStep]:
-    """`cap_per_document` over `auto`'s hits, the replacements from hybrid search's first ones."""
-    started = time.perf_counter()
-    named = exempt_document(int(index.table.doc_ids[row]) for row, _ in stages.names_in_question(index, question))
-    ranked = run_method(index, question, FALLBACK, replace(budget, top=cap.depth(budget.top), context_tokens=None),
-                        rrf_k).hits
-    capped, replaced = cap_per_document(hits, ranked, cap, budget.top, named)
-    return capped, TraceStep("diversity", (time.perf_counter() - started) * 1000,
-                             f"at most {cap.limit(budget.top)} of {budget.top} from one document"
-                             + (" (the one the question names exempt)" if named is not None else "")
-                             + f": {replaced} replaced by {FALLBACK} hits from other documents")
