@@ -41,7 +41,9 @@ SETS = {"suppliers": Path(__file__).resolve().parents[1] / "examples" / "supplie
         "novel": DATA / "graphrag_bench_novel" / "questions.json",
         "hotpotqa": DATA / "hotpotqa" / "hotpotqa_200.json", "2wiki": DATA / "2wikimultihopqa" / "2wiki_dev_500.json",
         "hotpotqa_docs3": DATA / "untitled" / "hotpotqa_200_docs3_q.json",
-        "2wiki_docs3": DATA / "untitled" / "2wiki_500_docs3_q.json"}
+        "2wiki_docs3": DATA / "untitled" / "2wiki_500_docs3_q.json",
+        "hotpotqa_ids": DATA / "untitled" / "hotpotqa_200_ids_q.json",
+        "2wiki_ids": DATA / "untitled" / "2wiki_500_ids_q.json"}
 
 
 def items_of(name: str) -> list[tuple[str, str, str, str, Any]]:
@@ -91,6 +93,11 @@ def rows_for(hg: HopGraph, name: str) -> list[dict[str, Any]]:
     return rows
 
 
+def changed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions where some variant scores differently from `auto` (the rest would only repeat it)."""
+    return [r for r in rows if any(v != r["auto"] for k, v in r.items() if k.startswith(("auto", "cap")))]
+
+
 def mean(rows: list[dict[str, Any]], key: str, by_type: bool) -> float:
     if not by_type:
         return statistics.fmean(r[key] for r in rows)
@@ -117,8 +124,8 @@ def main() -> None:
                                              for k in keys}}
         print(f"half {half.upper()}: " + json.dumps(report[half]))
     if args.out:
-        args.out.write_text(json.dumps({"set": args.set, "halves": report, "questions": rows}, indent=1) + "\n",
-                            encoding="utf-8")
+        args.out.write_text(json.dumps({"set": args.set, "halves": report, "questions": changed(rows)}, indent=1)
+                            + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
