@@ -11,9 +11,10 @@ from scripted_chat import scripted_chat
 
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.prompts import route as route_prompt
-from hopgraph.records.retrieval import Hit, Retrieval, Via
+from hopgraph.records.retrieval import Budget, Hit, Retrieval, Via
 from hopgraph.retrieval import router
 from hopgraph.retrieval.router import METHOD_OF, own_document_share, route
+from hopgraph.text.tokens import count_tokens
 
 LOOKUPS = ["When was Acme founded?", "Who painted the Mona Lisa?", "What is photosynthesis?"]
 MULTIHOP = {
@@ -215,3 +216,22 @@ def test_stepping_aside_keeps_a_graph_hit_in_a_new_document_reached_from_a_hit_t
     monkeypatch.setattr(router, "KEEP_CROSS_DOCUMENT", False)  # the rule as it was: hybrid's hits alone
     assert [h.chunk_id for h in tiny_graph.search(question, method="auto", top=3).hits] == [
         h.chunk_id for h in hybrid]
+
+
+def test_a_kept_cross_document_hit_still_obeys_the_context_token_budget(tiny_graph, monkeypatch):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    index = tiny_graph.search_index
+    hybrid = router.run_method(index, question, router.FALLBACK, Budget(top=3), 10).hits
+    first = hybrid[0].chunk_id
+    long_hop = _linked(92, max(h.doc_id for h in hybrid) + 100, "link", first)
+    long_hop.text = "caliper " * 400  # far more than the budget leaves
+    graph = Retrieval("hybrid+names+links+ppr", [_hit(first, hybrid[0].doc_id, "hybrid"),
+                                                 _linked(91, hybrid[0].doc_id, "ppr", first), long_hop])
+    real = router.run_method
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
+                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+    room = sum(count_tokens(h.text) for h in hybrid[:2]) + 20
+    kept = router.run_auto(index, question, Budget(top=3, context_tokens=room)).hits
+    assert [h.chunk_id for h in kept] == [h.chunk_id for h in hybrid[:2]]  # the long hop does not fit
+    assert [h.chunk_id for h in router.run_auto(index, question, Budget(top=3)).hits] == [
+        *(h.chunk_id for h in hybrid[:2]), 92]

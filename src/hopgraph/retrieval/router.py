@@ -30,6 +30,7 @@ from hopgraph.records.retrieval import Budget, Hit, Retrieval, TraceStep
 from hopgraph.retrieval import stages
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.methods import run_method
+from hopgraph.text.tokens import count_tokens, fit
 
 Kind = Literal["lookup", "multihop", "global"]
 AUTO = "auto"
@@ -222,6 +223,8 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
     elif chosen.method != FALLBACK and own_document_share(hits) >= STEP_ASIDE_SHARE:
         aside = run_method(index, question, FALLBACK, budget, rrf_k)
         kept = step_aside_hits(hits, aside.hits, budget.top)
+        if budget.context_tokens is not None:  # a kept hit took a place hybrid's budget was counted without
+            kept = kept[: fit([count_tokens(h.text) for h in kept], budget.context_tokens)]
         steps += [TraceStep("step aside", 0.0, f"{chosen.method} placed a hit through the graph inside a document "
                             f"its other hits come from: {FALLBACK} search's hits instead, keeping "
                             f"{sum(h.found_by in GRAPH_PLACED for h in kept)} it placed in a new document"),
@@ -234,4 +237,3 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
         steps += [*extra.trace, TraceStep("top up", 0.0, f"{len(hits)} hits after topping up from {FALLBACK}")]
     steps.append(TraceStep("budget", 0.0, f"{budget.describe()}; used {len(hits)} places"))
     return Retrieval(method=f"auto:{chosen.method}", hits=hits, trace=steps)
-
