@@ -66,8 +66,8 @@ def scorer(name: str):  # type: ignore[no-untyped-def]
     return score
 
 
-def auto_hits(hg: HopGraph, text: str, keep_cross: bool) -> list[Hit]:
-    router.KEEP_CROSS_DOCUMENT = keep_cross
+def auto_hits(hg: HopGraph, text: str, keep_cross: bool, one_document: bool = False) -> list[Hit]:
+    router.KEEP_CROSS_DOCUMENT, router.STEP_ASIDE_ONE_DOCUMENT = keep_cross, one_document
     return hg.search(text, "auto", top=TOP).hits
 
 
@@ -76,11 +76,14 @@ def rows_for(hg: HopGraph, name: str) -> list[dict[str, Any]]:
     depth = int(max(WINDOWS) * TOP)
     for qid, key, type_, text, question in items_of(name):
         before, after = auto_hits(hg, text, False), auto_hits(hg, text, True)
+        one_document = auto_hits(hg, text, True, True)
         ranked = hg.search(text, "hybrid", top=depth).hits
         exempt = exempt_document(int(index.table.doc_ids[row]) for row, _ in stages.names_in_question(index, text))
         row = {"id": qid, "half": half_of(key), "type": type_, "hybrid": score(question, ranked[:TOP]),
                "auto before": score(question, before), "auto": score(question, after),
-               "cross kept": float({h.chunk_id for h in after} != {h.chunk_id for h in before})}
+               "cross kept": float({h.chunk_id for h in after} != {h.chunk_id for h in before}),
+               "auto one-document": score(question, one_document),
+               "one-document fires": float({h.chunk_id for h in after} != {h.chunk_id for h in one_document})}
         for share in SHARES:
             for window in WINDOWS:
                 for dominant in DOMINANT:
@@ -119,7 +122,7 @@ def main() -> None:
     for half in HALVES:
         chosen = [r for r in rows if r["half"] == half]
         by_type = args.set == "novel"  # the novel table's `all`: the unweighted mean of the types
-        counts = ("fires", "cross")  # shares of questions, not scores
+        counts = ("fires", "cross", "one-document fires")  # shares of questions, not scores
         report[half] = {"n": len(chosen), **{k: round(mean(chosen, k, by_type and not k.startswith(counts)), 4)
                                              for k in keys}}
         print(f"half {half.upper()}: " + json.dumps(report[half]))

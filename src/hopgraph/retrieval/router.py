@@ -55,6 +55,10 @@ GRAPH_PLACED = ("link", "ppr")
 # to a new document is the second hop a bridge question needs ("Which brake-pad maker buys its
 # friction compound from a company in Hosur?": the link from the Hosur move to the buyer's audit).
 KEEP_CROSS_DOCUMENT = True
+# The second step-aside signal: every named or ranked hit (two or more) comes from one document, so
+# the question is about that document, and the graph's hops out of it follow a name the document
+# shares with others ("Wood", "The Jews" in a novel) rather than the question.
+STEP_ASIDE_ONE_DOCUMENT = False
 
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
@@ -182,6 +186,12 @@ def own_document_share(hits: list[Hit]) -> float:
     return sum(h.doc_id in others for h in placed) / len(placed) if placed else 0.0
 
 
+def seeds_in_one_document(hits: list[Hit]) -> bool:
+    """Whether the graph placed a hit while every other hit (at least two) lies in one document."""
+    others = [h.doc_id for h in hits if h.found_by not in GRAPH_PLACED]
+    return len(others) < len(hits) and len(others) >= 2 and len(set(others)) == 1
+
+
 def cross_document_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -> list[Hit]:
     """The hits the graph placed in a document none of the fallback's kept hits come from, reached
     from one of those kept hits (a hop from a hit that itself goes is no evidence for the question)
@@ -220,7 +230,8 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
     if chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
         steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
                                f"these are {FALLBACK} search's hits"))
-    elif chosen.method != FALLBACK and own_document_share(hits) >= STEP_ASIDE_SHARE:
+    elif chosen.method != FALLBACK and (own_document_share(hits) >= STEP_ASIDE_SHARE
+                                        or (STEP_ASIDE_ONE_DOCUMENT and seeds_in_one_document(hits))):
         aside = run_method(index, question, FALLBACK, budget, rrf_k)
         kept = step_aside_hits(hits, aside.hits, budget.top)
         if budget.context_tokens is not None:  # a kept hit took a place hybrid's budget was counted without
