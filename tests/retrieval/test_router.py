@@ -235,3 +235,26 @@ def test_a_kept_cross_document_hit_still_obeys_the_context_token_budget(tiny_gra
     assert [h.chunk_id for h in kept] == [h.chunk_id for h in hybrid[:2]]  # the long hop does not fit
     assert [h.chunk_id for h in router.run_auto(index, question, Budget(top=3)).hits] == [
         *(h.chunk_id for h in hybrid[:2]), 92]
+
+
+def test_seeds_in_one_document_needs_two_seeds_there_and_a_graph_hit():
+    assert router.seeds_in_one_document([_hit(1, 1, "name"), _hit(2, 1, "hybrid"), _hit(3, 2, "ppr")])
+    assert not router.seeds_in_one_document([_hit(1, 1, "name"), _hit(2, 2, "hybrid"), _hit(3, 3, "ppr")])
+    assert not router.seeds_in_one_document([_hit(1, 1, "name"), _hit(3, 2, "link")])  # one seed decides nothing
+    assert not router.seeds_in_one_document([_hit(1, 1, "hybrid"), _hit(2, 1, "hybrid")])  # the graph placed none
+
+
+def test_auto_steps_aside_when_its_seeds_share_one_document_and_the_graph_leaves_it(tiny_graph, monkeypatch):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    hybrid = tiny_graph.search(question, method="hybrid", top=3).hits
+    out = max(h.doc_id for h in hybrid) + 100
+    graph = Retrieval("hybrid+names+links+ppr", [_hit(90, 7, "name"), _hit(91, 7, "hybrid"),
+                                                 _linked(92, out, "ppr", 91, ranked=False)])  # a novel's "Wood"
+    real = router.run_method
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
+                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+    retrieval = tiny_graph.search(question, method="auto", top=3)
+    assert any(step.stage == "step aside" for step in retrieval.trace)
+    assert [h.chunk_id for h in retrieval.hits] == [h.chunk_id for h in hybrid]
+    monkeypatch.setattr(router, "STEP_ASIDE_ONE_DOCUMENT", False)  # the share rule alone keeps the graph's hits
+    assert [h.chunk_id for h in tiny_graph.search(question, method="auto", top=3).hits] == [90, 91, 92]

@@ -58,7 +58,7 @@ KEEP_CROSS_DOCUMENT = True
 # The second step-aside signal: every named or ranked hit (two or more) comes from one document, so
 # the question is about that document, and the graph's hops out of it follow a name the document
 # shares with others ("Wood", "The Jews" in a novel) rather than the question.
-STEP_ASIDE_ONE_DOCUMENT = False
+STEP_ASIDE_ONE_DOCUMENT = True
 
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
@@ -236,8 +236,10 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
         kept = step_aside_hits(hits, aside.hits, budget.top)
         if budget.context_tokens is not None:  # a kept hit took a place hybrid's budget was counted without
             kept = kept[: fit([count_tokens(h.text) for h in kept], budget.context_tokens)]
-        steps += [TraceStep("step aside", 0.0, f"{chosen.method} placed a hit through the graph inside a document "
-                            f"its other hits come from: {FALLBACK} search's hits instead, keeping "
+        why = ("placed a hit through the graph inside a document its other hits come from"
+               if own_document_share(hits) >= STEP_ASIDE_SHARE
+               else "left the one document all its other hits come from")
+        steps += [TraceStep("step aside", 0.0, f"{chosen.method} {why}: {FALLBACK} search's hits instead, keeping "
                             f"{sum(h.found_by in GRAPH_PLACED for h in kept)} it placed in a new document"),
                   *aside.trace]
         hits = kept
