@@ -116,7 +116,8 @@ def run_index(src: Path, text: Path, store: Path, port: int, embedder: str) -> d
            "HOPGRAPH_EMBED_MODEL": "stub"}
     if embedder == "minilm":  # the real bundled model: only for small sizes (hours for 200 MB)
         env["HOPGRAPH_EMBEDDER"] = "minilm"
-    command = [sys.executable, "-m", "hopgraph.cli.app", "index", str(text), "--store", str(store), "--quiet"]
+    command = [sys.executable, "-m", "hopgraph.cli.app", "index", str(text), "--store", str(store), "--quiet",
+               "--json"]
     started = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage, not the max over all children
@@ -126,7 +127,22 @@ def run_index(src: Path, text: Path, store: Path, port: int, embedder: str) -> d
     if code:
         print(f"  exit {code}: {err.strip()[-400:]}", file=sys.stderr)
     return {"seconds": round(seconds, 1), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "exit": code,
-            "output": out.strip()}
+            "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1), **phases(out)}
+
+
+def phases(out: str) -> dict[str, object]:
+    """From `index --json`: chunks, names, links, each phase's seconds, and seconds per 1,000 chunks of
+    the two slow ones — embedding and name reading ("plan" is reading, chunking and hashing)."""
+    try:
+        report = json.loads(out)
+    except ValueError:
+        return {"output": out.strip()[-400:]}
+    seconds = {k: round(v, 1) for k, v in report.get("seconds", {}).items()}
+    chunks = report.get("chunks_written", 0)
+    per_1000 = {k: round(seconds.get(k, 0.0) * 1000 / chunks, 2) for k in ("embed", "read_names", "total")} \
+        if chunks else {}
+    return {"chunks": chunks, "paragraphs_read": report.get("paragraphs_read"), "names": report.get("names"),
+            "links": report.get("links"), "phase_seconds": seconds, "seconds_per_1000_chunks": per_1000}
 
 
 def main() -> None:
@@ -152,7 +168,8 @@ def main() -> None:
                        "run": run, "run_kib": args.run_kib, "cpus": os.cpu_count(),
                        "loadavg_1m_before": round(os.getloadavg()[0], 2),  # other work on the machine slows runs
                        **run_index(args.src.resolve(), text, store, server.server_address[1], args.embedder)}
-                print(json.dumps(row))
+                row["seconds_per_mb"] = round(row["seconds"] / size, 1)
+                print(json.dumps(row), flush=True)
                 key = ("label", "shape", "size_mb", "embedder", "run", "run_kib")
                 results["runs"] = [r for r in results["runs"] if [r.get(k) for k in key] != [row[k] for k in key]]
                 results["runs"].append(row)

@@ -15,6 +15,7 @@ from hopgraph.config import Settings
 from hopgraph.errors import InputError
 from hopgraph.eval import default_store, run_eval
 from hopgraph.ingest.pipeline import graph_signature, index_documents
+from hopgraph.linkgraph import aboutness, naming
 from hopgraph.records.documents import Document
 from hopgraph.store.sqlite import SQLiteStore
 from hopgraph.text import nlp
@@ -147,3 +148,27 @@ def test_run_eval_takes_the_names_source_from_the_settings(tmp_path: Path, parse
     assert result["methods"]["hybrid+names+links"]["all"]["both_found"] == 1.0
     with pytest.raises(InputError, match=re.escape("names from 'headings'")):
         run_eval(data, corpus, store=str(tmp_path / "e.db"), settings=Settings(names_from="headings"))
+
+
+def test_paragraphs_are_read_and_their_readings_committed_a_batch_of_chunks_at_a_time(
+        tmp_path: Path, parsed: list[str], monkeypatch) -> None:
+    """A big file's chunk texts stream through: each batch's readings are written before the next
+    batch is taken from the iterator, and a paragraph repeated in a later batch is not read again."""
+    store = SQLiteStore(str(tmp_path / "x.db"))
+    saved: list[int] = []
+    taken: list[int] = []
+    save = store.save_readings
+    monkeypatch.setattr(store, "save_readings", lambda readings, reader: (saved.append(len(taken)),
+                                                                          save(readings, reader)))
+    texts = [d.text for d in TINY_CORPUS] + [TINY_CORPUS[0].text]  # 8 chunks, the last one a repeat
+
+    def stream():
+        for text in texts:
+            taken.append(1)
+            yield text
+
+    readings, read = naming.read_new_paragraphs(store, stream(), batch=3)
+    assert saved == [3, 6, 8]  # committed after chunks 3, 6 and 8, before the next batch was taken
+    assert read == len(TINY_CORPUS) == len(parsed) == len(readings)
+    assert readings[aboutness.text_hash(TINY_CORPUS[0].text)].about == ("Big Stone Gap",)
+    store.close()

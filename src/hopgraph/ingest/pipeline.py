@@ -311,13 +311,17 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     return report
 
 
-def _texts_after(store: Store, change: DocumentChange, active: ActiveDocs) -> list[str]:
-    """The chunk texts the index will hold once `change` is applied (`active`: before it)."""
+def _texts_after(store: Store, change: DocumentChange, active: ActiveDocs) -> Iterator[str]:
+    """The chunk texts the index will hold once `change` is applied (`active`: before it): the kept
+    stored ones, then the new ones streamed from their spill file, never all in a list."""
     replaced = set(change.withdrawn) | {active[(d.source, d.title)].id for d, _, _ in change.upserts
                                         if (d.source, d.title) in active}
     table = store.chunk_table()
     kept = [t for doc, t in zip(table.doc_ids.tolist(), table.texts, strict=True) if doc not in replaced]
-    return kept + [c.text for _, _, chunks in change.upserts for c, _ in chunks]
+    del table  # the kept texts only, not every column of every stored chunk
+    yield from kept
+    for _, _, chunks in change.upserts:
+        yield from (c.text for c, _ in chunks)
 
 
 def parser_identity() -> dict[str, str]:

@@ -13,6 +13,13 @@ mentions at least twice. A chunk is about
   at FREQUENT (the weakest evidence: a film paragraph that names its studio twice).
 Aliases and short forms are resolved over the whole corpus afterwards (nlp.short_forms).
 Paragraph readings are cached by text hash: an unchanged paragraph is never parsed twice.
+
+Only a paragraph's head — its first HEAD_SENTENCES sentences — goes through spaCy: every about-name
+comes from the first sentence (its lead, the entity opening it, the places a settlement's definition
+names), and parsing whole paragraphs spent most of an index run's time on sentences whose analysis
+was thrown away (issue 25: 192 s of 236 s for 1 MB of prose). The sentences after the first are kept
+as context, so the parser sees the first sentence as it does in the whole paragraph; the frequent
+entities are counted in the head.
 """
 
 from __future__ import annotations
@@ -24,13 +31,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hopgraph.text import nlp
-from hopgraph.text.sentences import paragraph_spans
+from hopgraph.text.sentences import paragraph_spans, sentence_spans
 
-VERSION = f"{nlp.EXTRACTOR_VERSION}/paragraphs-1"  # part of the graph signature and of cached readings
+VERSION = f"{nlp.EXTRACTOR_VERSION}/paragraphs-2"  # part of the graph signature and of cached readings
 ABOUT = 0.9  # below a title's 1.0: where a titled document and a paragraph both claim a name
 INHERITED = 0.5
 FREQUENT = 0.25
 MIN_FREQUENCY = 2
+HEAD_SENTENCES = 3  # the first sentence and two more of context for the parser
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,14 @@ def paragraphs(text: str) -> list[str]:
     return [text[a:b] for a, b in paragraph_spans(text)] or [text]
 
 
+def head(text: str) -> str:
+    """The first HEAD_SENTENCES sentences of a paragraph (a prefix of it, so offsets hold)."""
+    for count, (_, end) in enumerate(sentence_spans(text), start=1):
+        if count == HEAD_SENTENCES:
+            return text[:end]
+    return text
+
+
 def read_paragraph(text: str, concepts: Sequence[nlp.Concept]) -> Reading:
     """The about-names (nlp.about_names) and the name-like entities mentioned MIN_FREQUENCY+ times."""
     about = nlp.about_names(text, concepts)
@@ -74,7 +90,7 @@ def read_paragraphs(texts: dict[str, str], cached: dict[str, Reading],
     todo = {h: t for h, t in texts.items() if h not in cached}
     readings = dict(cached)
     if todo:
-        found = nlp.concepts(list(todo.values()), progress=progress)
+        found = nlp.concepts([head(t) for t in todo.values()], progress=progress)
         readings.update({h: read_paragraph(t, c) for (h, t), c in zip(todo.items(), found, strict=True)})
     return readings
 

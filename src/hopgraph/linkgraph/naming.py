@@ -13,7 +13,8 @@ transaction, so the slow model never runs while the store is locked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from hopgraph.errors import InputError
@@ -64,18 +65,30 @@ def paragraph_texts(texts: Sequence[str]) -> dict[str, str]:
     return {h: p for parts in aboutness.chunk_paragraphs(texts) for h, p in parts}
 
 
-def read_new_paragraphs(store: DocumentStore, texts: Sequence[str],
-                        progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, aboutness.Reading], int]:
-    """Readings of every paragraph of `texts`: stored ones reused, new ones read and committed.
-    Returns them and how many paragraphs were parsed."""
-    wanted = paragraph_texts(texts)
-    stored = {h: aboutness.Reading.from_json(p)
-              for h, p in store.cached_readings(list(wanted), aboutness.VERSION).items()}
-    readings = aboutness.read_paragraphs(wanted, stored, progress)
-    new = {h: r.to_json() for h, r in readings.items() if h not in stored}
-    if new:
-        store.save_readings(new, aboutness.VERSION)
-    return readings, len(new)
+READ_BATCH = 2000  # chunks whose paragraphs are read, and their readings committed, at a time
+
+
+def read_new_paragraphs(store: DocumentStore, texts: Iterable[str],
+                        progress: Callable[[int, int], None] | None = None,
+                        batch: int = READ_BATCH) -> tuple[dict[str, aboutness.Reading], int]:
+    """Readings of every paragraph of `texts`: stored ones reused, new ones read and committed
+    `batch` chunks at a time — so only one batch's paragraph texts are held (a big file's are
+    hundreds of MB), and a run stopped half way keeps what it read. Returns the readings of all
+    of them (names, not text) and how many paragraphs were parsed."""
+    readings: dict[str, aboutness.Reading] = {}
+    parsed = 0
+    chunks = iter(texts)
+    while part := list(itertools.islice(chunks, batch)):  # itertools.batched is Python 3.12
+        wanted = {h: p for h, p in paragraph_texts(part).items() if h not in readings}
+        stored = {h: aboutness.Reading.from_json(p)
+                  for h, p in store.cached_readings(list(wanted), aboutness.VERSION).items()}
+        read = aboutness.read_paragraphs(wanted, stored, progress)
+        new = {h: r.to_json() for h, r in read.items() if h not in stored}
+        if new:
+            store.save_readings(new, aboutness.VERSION)
+        readings.update(read)
+        parsed += len(new)
+    return readings, parsed
 
 
 @dataclass
@@ -93,8 +106,14 @@ def chunk_names(table: ChunkTable, names_from: str, readings: dict[str, aboutnes
     titled = title_docs(table, names_from)
     if not reads_text(names_from):
         return ChunkNames(None, titled)
-    parts = aboutness.chunk_paragraphs(table.texts)
-    missing = {h: p for chunk in parts for h, p in chunk if h not in readings}
+    # Per chunk only its paragraphs' hashes are kept: a copy of every paragraph's text would double
+    # the text the write transaction holds; only paragraphs without a reading keep theirs.
+    parts: list[list[tuple[str, str]]] = []
+    missing: dict[str, str] = {}
+    for text in table.texts:
+        [chunk] = aboutness.chunk_paragraphs([text])
+        missing.update((h, p) for h, p in chunk if h not in readings)
+        parts.append([(h, "") for h, _ in chunk])
     readings = aboutness.read_paragraphs(missing, readings) if missing else readings
     continues = table.continues or [False] * len(table)
     about = aboutness.chunk_aboutness(parts, list(continues), readings, frequent)

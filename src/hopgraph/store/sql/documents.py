@@ -88,7 +88,7 @@ class DocumentTables(Tables):
                 deleted.created[doc_id] = doc.title
             deleted.rechunked.add(doc_id)
             self._db.executemany(f"INSERT INTO chunks ({CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 [chunk_row(doc_id, c, text_hash) for c, text_hash in chunks])
+                                 (chunk_row(doc_id, c, text_hash) for c, text_hash in chunks))  # streamed
         return deleted
 
     def _withdraw(self, change: DocumentChange, stamp: str) -> carrying.Deleted:
@@ -118,19 +118,24 @@ class DocumentTables(Tables):
             self._db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
 
     def chunk_table(self) -> ChunkTable:
-        rows = self._db.execute(
-            "SELECT c.id, c.doc_id, c.text, c.text_hash, c.ord, c.page, c.continues FROM chunks c "
-            "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
+        """The active chunks, read row by row into the columns (a list of every row first would hold
+        a big file's text twice)."""
+        columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
+        for row in self._db.execute(
+                "SELECT c.id, c.doc_id, c.text, c.text_hash, c.ord, c.page, c.continues FROM chunks c "
+                "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id"):
+            for column, value in zip(columns, row, strict=True):
+                column.append(value)
+        ids, doc_ids, texts, text_hashes, ords, pages, continues = columns
         documents = self._db.execute(
             "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
         return ChunkTable(
-            ids=np.asarray([r[0] for r in rows], dtype=np.int64),
-            doc_ids=np.asarray([r[1] for r in rows], dtype=np.int64),
-            texts=[r[2] for r in rows], text_hashes=[r[3] for r in rows],
+            ids=np.asarray(ids, dtype=np.int64), doc_ids=np.asarray(doc_ids, dtype=np.int64),
+            texts=texts, text_hashes=text_hashes,
             titles={doc_id: title for doc_id, title, _, _ in documents},
             sources={doc_id: source for doc_id, _, source, _ in documents},
             title_sources={doc_id: title_source for doc_id, _, _, title_source in documents},
-            ords=[r[4] for r in rows], pages=[r[5] for r in rows], continues=[bool(r[6]) for r in rows])
+            ords=ords, pages=pages, continues=[bool(c) for c in continues])
 
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
