@@ -1,0 +1,95 @@
+"""The noun phrases of a text, as a reader would name what it is about: spaCy's noun chunks and
+named entities, trimmed to the words that carry their meaning.
+
+A phrase is a base noun phrase ("Marley's ghost", "the Cratchits' Christmas dinner", "his chains")
+or a named entity outside one, with
+- its leading determiners, pronouns, adverbs, conjunctions and stop words dropped ("the",
+  "his", "even", "such" — "his chains" → "chains"); possessives inside are kept ("Marley's ghost");
+- its head a noun or a proper noun: a phrase headed by a verb, an adjective or an interjection is
+  no phrase of a theme;
+- not standing alone as its sentence or as an interjection ("Hallo!", "A merry Christmas, uncle!"):
+  spaCy tags such exclamations as proper nouns, but a thing a text is about is the subject or
+  object of something it says;
+- not headed by a word of quantity ("a great piece", "a kind"): what it is a piece of is the
+  phrase that means something, and is a phrase of its own;
+- not run across a break in the sentence ("me;--in life": a dash, a semicolon, a bracket);
+- 1 to MAX_WORDS words, at least one of them not a stop word; leading numerals ("62 Laden", a list
+  of illustrations' page number) dropped.
+Parsing is the cost (the bundled book: ≈ 30 s on two busy cores), so callers cache the phrases by
+text hash (communities/refresh.py) and parse a text once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from hopgraph.text.nlp import NAME_LABELS, load_model
+from hopgraph.text.stop_words import english
+
+VERSION = "noun-phrases-1"  # of cached phrases: bump when the rule changes
+MAX_WORDS = 4
+BATCH = 64
+_LEADING_POS = frozenset({"DET", "PRON", "ADV", "CCONJ", "SCONJ", "ADP", "PART", "PUNCT", "INTJ", "SYM", "X", "SPACE"})
+_TRAILING_POS = frozenset({"PUNCT", "PART", "SPACE", "SYM"})
+_HEAD_POS = frozenset({"NOUN", "PROPN"})
+_QUANTITIES = frozenset({"piece", "pieces", "part", "parts", "kind", "kinds", "sort", "sorts", "lot", "lots", "bit",
+                         "bits", "number", "deal", "couple", "pair", "set", "rest", "half", "quantity", "amount",
+                         "plenty", "dozen", "score", "handful", "sum", "type", "types"})
+_ALONE = frozenset({"ROOT", "intj"})  # a noun phrase that is its own sentence, or an interjection
+_BREAKS = frozenset({";", ":", "--", "—", "–", "!", "?", "(", ")", "[", "]", "_"})
+_STRIP = " _*'\"‘’“”-"  # emphasis marks (Project Gutenberg's _italics_) and quotes at the ends
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def noun_phrases(texts: Sequence[str], nlp: Any = None) -> list[list[str]]:
+    """Per text, its noun phrases in text order (repeats kept: they are counted)."""
+    nlp = nlp or load_model()
+    return [phrases_of(doc) for doc in nlp.pipe(texts, batch_size=BATCH, disable=["lemmatizer"])]
+
+
+def phrases_of(doc: Any) -> list[str]:
+    """The noun phrases of one parsed spaCy Doc (see the module docstring)."""
+    chunks = list(doc.noun_chunks)
+    covered = {token.i for chunk in chunks for token in chunk}
+    entities = [e for e in doc.ents if e.label_ in NAME_LABELS and not any(t.i in covered for t in e)]
+    spans = sorted(chunks + entities, key=lambda span: span.start)
+    return [phrase for span in spans if (phrase := trimmed(span))]
+
+
+def trimmed(span: Any) -> str:
+    """The span's meaningful words, or "" when it is not a phrase of a theme."""
+    head = span.root
+    if head.pos_ not in _HEAD_POS or head.dep_ in _ALONE or head.lower_ in _QUANTITIES:
+        return ""
+    tokens = list(span)
+    stop = english()
+    while tokens and tokens[0].i != head.i and (tokens[0].pos_ in _LEADING_POS or tokens[0].lower_ in stop
+                                                   or tokens[0].is_digit):
+        tokens.pop(0)
+    while tokens and tokens[-1].i != head.i and tokens[-1].pos_ in _TRAILING_POS:
+        tokens.pop()
+    words = [t for t in tokens if t.pos_ not in _TRAILING_POS]
+    if any(t.text in _BREAKS for t in tokens[1:-1]) or not 1 <= len(words) <= MAX_WORDS:
+        return ""
+    if all(t.lower_ in stop or len(t.text.strip(_STRIP)) < 2 for t in words):
+        return ""
+    text = "".join(t.text_with_ws for t in tokens)
+    return " ".join(text.split()).strip(_STRIP)
+
+
+def cached_phrases(texts: dict[int, str], cached: dict[str, str]) -> tuple[dict[int, list[str]], dict[str, str]]:
+    """Chunk id → its phrases, parsing only the texts whose hash `cached` (hash → JSON) lacks;
+    also returns the new entries to cache."""
+    hashes = {chunk_id: text_hash(text) for chunk_id, text in texts.items()}
+    todo = {h: texts[chunk_id] for chunk_id, h in hashes.items() if h not in cached}
+    new = {h: json.dumps(found, ensure_ascii=False)
+           for h, found in zip(todo, noun_phrases(list(todo.values())), strict=True)} if todo else {}
+    known = {**cached, **new}
+    return {chunk_id: json.loads(known[h]) for chunk_id, h in hashes.items()}, new
+
