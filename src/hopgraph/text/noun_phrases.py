@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ _QUANTITIES = frozenset({"piece", "pieces", "part", "parts", "kind", "kinds", "s
                          "bits", "number", "deal", "couple", "pair", "set", "rest", "half", "quantity", "amount",
                          "plenty", "dozen", "score", "handful", "sum", "type", "types"})
 _ALONE = frozenset({"ROOT", "intj"})  # a noun phrase that is its own sentence, or an interjection
-_BREAKS = frozenset({";", ":", "--", "—", "–", "!", "?", "(", ")", "[", "]", "_"})
+_BREAK = re.compile(r"[;:!?()\[\]—–]|--")  # inside a phrase: it ran across a break in the sentence
 _STRIP = " _*'\"‘’“”-"  # emphasis marks (Project Gutenberg's _italics_) and quotes at the ends
 
 
@@ -75,12 +76,10 @@ def trimmed(span: Any) -> str:
     while tokens and tokens[-1].i != head.i and tokens[-1].pos_ in _TRAILING_POS:
         tokens.pop()
     words = [t for t in tokens if t.pos_ not in _TRAILING_POS]
-    if any(t.text in _BREAKS for t in tokens[1:-1]) or not 1 <= len(words) <= MAX_WORDS:
+    if not 1 <= len(words) <= MAX_WORDS or all(t.lower_ in stop or len(t.text.strip(_STRIP)) < 2 for t in words):
         return ""
-    if all(t.lower_ in stop or len(t.text.strip(_STRIP)) < 2 for t in words):
-        return ""
-    text = "".join(t.text_with_ws for t in tokens)
-    return " ".join(text.split()).strip(_STRIP)
+    text = " ".join("".join(t.text_with_ws for t in tokens).split()).strip(_STRIP)
+    return "" if _BREAK.search(text) else text
 
 
 def cached_phrases(texts: dict[int, str], cached: dict[str, str]) -> tuple[dict[int, list[str]], dict[str, str]]:
