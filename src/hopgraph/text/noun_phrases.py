@@ -13,6 +13,8 @@ or a named entity outside one, with
 - not headed by a word of quantity ("a great piece", "a kind"): what it is a piece of is the
   phrase that means something, and is a phrase of its own;
 - not run across a break in the sentence ("me;--in life": a dash, a semicolon, a bracket);
+- also counted: the phrases said inside it, its head with its compound nouns and its possessors
+  ("Cratchits' Christmas dinner" says "Christmas dinner" and "Cratchits" too);
 - 1 to MAX_WORDS words, at least one of them not a stop word; leading numerals ("62 Laden", a list
   of illustrations' page number) dropped.
 Parsing is the cost (the bundled book: ≈ 30 s on two busy cores), so callers cache the phrases by
@@ -60,7 +62,24 @@ def phrases_of(doc: Any) -> list[str]:
     covered = {token.i for chunk in chunks for token in chunk}
     entities = [e for e in doc.ents if e.label_ in NAME_LABELS and not any(t.i in covered for t in e)]
     spans = sorted(chunks + entities, key=lambda span: span.start)
-    return [phrase for span in spans if (phrase := trimmed(span))]
+    found = []
+    for span in spans:
+        if phrase := trimmed(span):
+            found.append(phrase)
+            found += [part for part in parts(span) if part and part != phrase]
+    return found
+
+
+def parts(span: Any) -> list[str]:
+    """The phrases said inside a phrase: its head with the nouns compounded onto it ("Christmas
+    dinner" of "the Cratchits' Christmas dinner") and its possessors ("Cratchits"). A name said
+    inside a longer phrase is still said, and counts toward the name."""
+    head, doc = span.root, span.doc
+    core = min([c.i for c in head.children if c.dep_ == "compound" and c.i >= span.start], default=head.i)
+    found = [trimmed(doc[core : head.i + 1])]
+    owners = [c for c in head.children if c.dep_ == "poss" and c.pos_ in _HEAD_POS and c.i >= span.start]
+    found += [trimmed(doc[max(owner.left_edge.i, span.start) : owner.i + 1]) for owner in owners]
+    return found
 
 
 def trimmed(span: Any) -> str:
