@@ -36,6 +36,7 @@ from scipy import sparse
 from hopgraph.communities.reports import community_chunks
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
+from hopgraph.text import noun_phrases
 from hopgraph.text.stop_words import english
 
 ChunkTexts = Callable[[set[int]], dict[int, str]]
@@ -48,7 +49,8 @@ CANDIDATES = 60  # a community's best phrases that its labels are chosen from
 OVERLAP = 0.5  # a phrase sharing this share of its content words with a chosen label repeats it
 CONTAINED = 0.5  # a phrase gives way to a longer one holding this share of its occurrences …
 REPEATED = 2  # … and said at least this often in the corpus (once is a turn of phrase, not a name)
-NOUN_PHRASES, NGRAMS = "noun-phrases-1", "ngrams-1"  # what a report's labels were made from
+# What a report's labels were made from: a change of the noun-phrase rule makes them again.
+NOUN_PHRASES, NGRAMS = noun_phrases.VERSION, "ngrams-1"
 # Words that report speech: in fiction and in the news they stand next to every name ("said Scrooge").
 REPORTING = frozenset({"said", "says", "asked", "replied", "cried", "told", "added", "exclaimed"})
 _SEGMENT = re.compile(r"[^\w\s'’-]+|\n[ \t]*\n")  # punctuation and blank lines end a phrase
