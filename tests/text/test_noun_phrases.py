@@ -39,6 +39,8 @@ def test_leading_adverbs_and_stop_words_are_dropped() -> None:
 def test_interjections_and_exclamations_are_not_phrases() -> None:
     found = phrases("'Hallo!' cried the miller. 'Hey, you!' A merry Christmas, uncle! Hallo here!")
     assert found == ["miller"]  # spaCy tags "Hallo" a proper noun: standing alone, it is no phrase
+    assert phrases("'Good afternoon!' said the miller. \"Happy New Year!\" cried the baker.") == ["miller", "baker"]
+    assert phrases("'The dinner was good,' said the miller.") == ["dinner", "miller"]  # quoted, not exclaimed
 
 
 def test_verbs_never_head_a_phrase() -> None:

@@ -7,9 +7,10 @@ or a named entity outside one, with
   "his", "even", "such" — "his chains" → "chains"); possessives inside are kept ("Marley's ghost");
 - its head a noun or a proper noun: a phrase headed by a verb, an adjective or an interjection is
   no phrase of a theme;
-- not standing alone as its sentence or as an interjection ("Hallo!", "A merry Christmas, uncle!"):
-  spaCy tags such exclamations as proper nouns, but a thing a text is about is the subject or
-  object of something it says;
+- not standing alone as its sentence, as an interjection or as a whole quoted exclamation
+  ("Hallo!", "'A merry Christmas, uncle!'", "'Good afternoon!'"): spaCy tags such exclamations as
+  proper nouns or subjects, but a thing a text is about is the subject or object of something it
+  says;
 - not headed by a word of quantity ("a great piece", "a kind"): what it is a piece of is the
   phrase that means something, and is a phrase of its own;
 - not run across a break in the sentence ("me;--in life": a dash, a semicolon, a bracket);
@@ -40,9 +41,11 @@ _TRAILING_POS = frozenset({"PUNCT", "PART", "SPACE", "SYM"})
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
 _QUANTITIES = frozenset({"piece", "pieces", "part", "parts", "kind", "kinds", "sort", "sorts", "lot", "lots", "bit",
                          "bits", "number", "deal", "couple", "pair", "set", "rest", "half", "quantity", "amount",
-                         "plenty", "dozen", "score", "handful", "sum", "type", "types"})
+                         "plenty", "dozen", "score", "handful", "sum", "type", "types", "dozens", "scores",
+                         "hundreds", "thousands", "millions"})
 _ALONE = frozenset({"ROOT", "intj"})  # a noun phrase that is its own sentence, or an interjection
 _BREAK = re.compile(r"[;:!?()\[\]—–]|--")  # inside a phrase: it ran across a break in the sentence
+_QUOTES = frozenset("'\"‘’“”`")
 _STRIP = " _*'\"‘’“”-"  # emphasis marks (Project Gutenberg's _italics_) and quotes at the ends
 
 
@@ -85,7 +88,7 @@ def parts(span: Any) -> list[str]:
 def trimmed(span: Any) -> str:
     """The span's meaningful words, or "" when it is not a phrase of a theme."""
     head = span.root
-    if head.pos_ not in _HEAD_POS or head.dep_ in _ALONE or head.lower_ in _QUANTITIES:
+    if head.pos_ not in _HEAD_POS or head.dep_ in _ALONE or head.lower_ in _QUANTITIES or exclaimed(span):
         return ""
     tokens = list(span)
     stop = english()
@@ -99,6 +102,17 @@ def trimmed(span: Any) -> str:
         return ""
     text = " ".join("".join(t.text_with_ws for t in tokens).split()).strip(_STRIP)
     return "" if _BREAK.search(text) else text
+
+
+def exclaimed(span: Any) -> bool:
+    """Whether the span is a whole quoted exclamation: it opens a quotation and only punctuation
+    with a "!" or the closing quote follows it ("'Hallo!'", "'A merry Christmas, uncle!'")."""
+    doc = span.doc
+    first = next((t for t in span if t.text not in _QUOTES), None)
+    if first is None or first.i == 0 or doc[first.i - 1].text not in _QUOTES:
+        return False
+    after = [t.text for t in doc[span.end : span.end + 2]]
+    return bool(after) and not after[0][0].isalnum() and any(t == "!" or t in _QUOTES for t in after)
 
 
 def cached_phrases(texts: dict[int, str], cached: dict[str, str]) -> tuple[dict[int, list[str]], dict[str, str]]:
