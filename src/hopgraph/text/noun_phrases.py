@@ -18,7 +18,7 @@ or a named entity outside one, with
   ("Cratchits' Christmas dinner" says "Christmas dinner" and "Cratchits" too);
 - 1 to MAX_WORDS words, at least one of them not a stop word; leading numerals ("62 Laden", a list
   of illustrations' page number) dropped.
-Parsing is the cost (the bundled book: ≈ 30 s on two busy cores), so callers cache the phrases by
+Parsing is the cost (the bundled book: 20–45 s on two busy cores), so callers cache the phrases by
 text hash (communities/refresh.py) and parse a text once.
 """
 
@@ -39,10 +39,10 @@ BATCH = 64
 _LEADING_POS = frozenset({"DET", "PRON", "ADV", "CCONJ", "SCONJ", "ADP", "PART", "PUNCT", "INTJ", "SYM", "X", "SPACE"})
 _TRAILING_POS = frozenset({"PUNCT", "PART", "SPACE", "SYM"})
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
-_QUANTITIES = frozenset({"piece", "pieces", "part", "parts", "kind", "kinds", "sort", "sorts", "lot", "lots", "bit",
-                         "bits", "number", "deal", "couple", "pair", "set", "rest", "half", "quantity", "amount",
-                         "plenty", "dozen", "score", "handful", "sum", "type", "types", "dozens", "scores",
-                         "hundreds", "thousands", "millions"})
+# Words that are almost always "a … of" something; not "part", "deal" or "number", which name things
+# in business text ("spare parts", "the deal", "part number").
+_QUANTITIES = frozenset({"piece", "pieces", "kind", "kinds", "sort", "sorts", "lot", "lots", "bit", "bits", "couple",
+                         "pair", "half", "plenty", "dozen", "dozens", "handful", "hundreds", "thousands", "millions"})
 _ALONE = frozenset({"ROOT", "intj"})  # a noun phrase that is its own sentence, or an interjection
 _BREAK = re.compile(r"[;:!?()\[\]—–]|--")  # inside a phrase: it ran across a break in the sentence
 _QUOTES = frozenset("'\"‘’“”`")
