@@ -7,8 +7,10 @@ the bundled *A Christmas Carol*, the supplier documents (examples/suppliers/docs
 paragraphs of the shared HotpotQA sample. Methods (hopgraph.communities.labels holds the shared
 parts: phrase counting, chunk shares, sibling ownership, the choice of labels):
 
-  ctfidf       c-TF-IDF of 1-3 word n-grams per level (what hopgraph keeps)
-  ctfidf-np    the same scores, candidates restricted to spaCy noun phrases
+  nouns        c-TF-IDF of noun phrases per level (what hopgraph ships since issue 22): spaCy's noun
+               chunks and names, trimmed (hopgraph.text.noun_phrases), counted as the phrases
+  ctfidf       c-TF-IDF of 1-3 word n-grams per level (hopgraph's labels before issue 22; without spaCy)
+  ctfidf-np    the n-grams' scores, candidates restricted to spaCy noun phrases
   ctfidf-free  ctfidf without the sibling rule (any sibling may take any phrase)
   ctfidf-plain ctfidf without the two readability rules: reporting verbs are not stopwords, and a
                phrase never gives way to a longer one ("Tiny" stays "Tiny")
@@ -26,7 +28,8 @@ labels joined, what an answer shows):
   coverage  weighted share of the community's chunks that contain one of its three labels
   redundancy  share of shown labels repeating the words of a sibling's shown label (the same
         overlap rule the labeller uses: half the content words of the shorter one)
-  seconds  labelling time, all communities (keybert: spaCy and embedding included)
+  seconds  labelling time, all communities (keybert and ctfidf-np: spaCy and embedding included;
+        nouns: with its phrases cached, as a store keeps them — the parse is `nouns_parse_seconds`)
 Differences are paired over communities with a bootstrap 95 % interval (1,000 resamples, seed 7).
 Writes bench/results/themes.json.
 """
@@ -55,6 +58,7 @@ from hopgraph.eval import load_questions, pooled_corpus
 from hopgraph.records.communities import Community
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.nlp import NAME_LABELS, NOUN_CHUNK, concepts
+from hopgraph.text.noun_phrases import noun_phrases as noun_phrases_of
 
 REPO = Path(__file__).resolve().parents[1]
 SHOWN = 3  # labels an answer shows
@@ -311,6 +315,11 @@ def run_corpus(name: str, hg: HopGraph) -> dict[str, Any]:
     keyword = KeywordIndex([texts[c] for c in corpus.phrases.chunk_ids])
     stemmed = stemmed_chunks(corpus)
     methods: dict[str, tuple[dict[int, list[str]], float]] = {}
+    found, parse_seconds = timed(lambda: dict(zip(sorted(texts), noun_phrases_of([texts[c] for c in sorted(texts)]),
+                                                  strict=True)))  # type: ignore[arg-type,return-value]
+    methods["nouns"] = timed(lambda: lab.community_labels(graph, tree, hg.chunk_texts,
+                                                          chunk_phrases=lambda wanted: {c: found[c] for c in wanted}))
+    assert methods["nouns"][0] == ctfidf(corpus, phrases=lab.noun_phrase_counts(found)), "one c-TF-IDF loop"
     methods["ctfidf"] = timed(lambda: lab.community_labels(graph, tree, hg.chunk_texts))
     assert methods["ctfidf"][0] == ctfidf(corpus), "the bench's c-TF-IDF loop must be the shipped one"
     methods["ctfidf-free"] = timed(lambda: ctfidf(corpus, siblings_rule=False))
@@ -325,12 +334,14 @@ def run_corpus(name: str, hg: HopGraph) -> dict[str, Any]:
         methods[method] = (labels, seconds + np_seconds)
     measured = {m: measure(corpus, labels, keyword, stemmed) for m, (labels, _) in methods.items()}
     out: dict[str, Any] = {"chunks": len(corpus.phrases.chunk_ids), "communities": len(tree),
-                           "levels": tree.levels, "methods": {}}
+                           "levels": tree.levels, "nouns_parse_seconds": round(parse_seconds, 2), "methods": {}}
     for method, (labels, seconds) in methods.items():
         out["methods"][method] = {**summary(measured[method]["rows"]), "seconds": round(seconds, 2),
                                   "labelled": measured[method]["labelled"], "examples": examples(hg, labels)}
     out["ctfidf_minus"] = {other: {m: paired_interval(measured["ctfidf"]["rows"], measured[other]["rows"], m)
                                    for m in METRICS} for other in methods if other != "ctfidf"}
+    out["nouns_minus"] = {other: {m: paired_interval(measured["nouns"]["rows"], measured[other]["rows"], m)
+                                  for m in METRICS} for other in ("ctfidf", "keybert")}
     return out
 
 
@@ -358,13 +369,15 @@ def print_table(results: dict[str, Any]) -> None:
             for method, m in result["methods"].items():
                 cells = " ".join(f"{m[key + suffix]:>9.3f}" for key, _ in COLUMNS)
                 print(f"{corpus:<10} {method:<12} {cells} {m['seconds']:>8.2f}")
-    print("\nctfidf minus other, mean [95 % bootstrap interval] over communities:")
+    for method in ("ctfidf", "nouns"):
+        print(f"\n{method} minus other, mean [95 % bootstrap interval] over communities:")
+        for corpus, result in results.items():
+            for other, diffs in result[f"{method}_minus"].items():
+                cells = "  ".join(f"{m} {d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}]" for m, d in diffs.items())
+                print(f"  {corpus:<10} vs {other:<12} {cells}")
     for corpus, result in results.items():
-        for other, diffs in result["ctfidf_minus"].items():
-            cells = "  ".join(f"{m} {d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}]" for m, d in diffs.items())
-            print(f"  {corpus:<10} vs {other:<12} {cells}")
-    for corpus, result in results.items():
-        print(f"\n{corpus}: the level-0 communities covering the most chunks")
+        print(f"\n{corpus}: noun phrases parsed in {result['nouns_parse_seconds']:.1f} s (once; a store caches them)")
+        print(f"{corpus}: the level-0 communities covering the most chunks")
         for method, m in result["methods"].items():
             print(f"  {method:<12} " + " | ".join(m["examples"]))
 

@@ -9,17 +9,23 @@ import pytest
 from scipy import sparse
 
 from hopgraph.communities.labels import (
+    NGRAMS,
+    NOUN_PHRASES,
     class_tfidf,
     community_labels,
     content_words,
+    label_reports,
     ngrams,
+    noun_phrase_counts,
     phrase_counts,
     stem,
 )
 from hopgraph.communities.leiden import build_communities, community_hash
 from hopgraph.engine import HopGraph
-from hopgraph.records.communities import Community, CommunityTree
+from hopgraph.records.communities import Community, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation, Source
+from hopgraph.text.nlp import MODEL_PACKAGE
+from hopgraph.text.noun_phrases import noun_phrases
 
 # Two families of chunks: the counting-house (1-3) and the Cratchits' kitchen (4-6).
 CHUNKS = {
@@ -102,6 +108,75 @@ def test_a_rebuild_of_the_same_graph_gives_the_same_labels() -> None:
     by_hash = [{c.hash: labels[c.id] for c in tree.communities}
                for tree, labels in ((t, community_labels(graph, t, texts)) for t in (first, second))]
     assert by_hash[0] == by_hash[1] and all(by_hash[0].values())
+
+
+# --- noun phrases ---------------------------------------------------------------------------------------
+
+# The mill (1-3) and the ship (4-6): each says its own interjection and its own verb more often than
+# any noun, so the n-grams most distinctive of a community are "Hallo" and "miller came".
+SHOUTED = {
+    1: "'Hallo!' The miller came down to the mill. 'Hallo, hallo!' He came back with the miller's flour sacks.",
+    2: "'Hallo!' The miller came again. The miller's flour sacks came off the cart at the mill. 'Hallo!'",
+    3: "The miller came to the mill wheel. 'Hallo!' cried the miller, and came in. 'Hallo!'",
+    4: "'Hey!' The sailor went up the mast. 'Hey, hey!' The sailor went below to mend the ship's sails.",
+    5: "'Hey!' The sailor went ashore. The ship's sails went slack in the harbour. 'Hey!'",
+    6: "The sailor went along the deck of the ship. 'Hey!' shouted the sailor, and went aloft. 'Hey!'",
+}
+NOT_THEMES = {stem(w) for w in ("hallo", "hey", "came", "went", "cried", "shouted", "mend")}
+
+
+def shouted_world() -> tuple[KnowledgeGraph, CommunityTree]:
+    names = {1: ("miller", {1, 2, 3}), 2: ("mill", {1, 2, 3}), 3: ("flour sacks", {1, 2}),
+             4: ("sailor", {4, 5, 6}), 5: ("ship", {4, 5, 6}), 6: ("sails", {4, 5})}
+    entities = {i: Entity(i, name, "CONCEPT", chunks=set(chunks)) for i, (name, chunks) in names.items()}
+    pairs = [(1, 2, 1), (1, 3, 2), (2, 3, 3), (4, 5, 4), (4, 6, 5), (5, 6, 6)]
+    relations = [Relation(i, a, "RELATED_TO", b, sources=[Source(c, 1)]) for i, (a, b, c) in enumerate(pairs, 1)]
+    graph = KnowledgeGraph(entities, relations)
+    tree = CommunityTree([Community(0, 0, None, [1, 2, 3]), Community(1, 0, None, [4, 5, 6])])
+    for community in tree.communities:
+        community.hash = community_hash(graph, community.entities)
+    return graph, tree
+
+
+def shouted(ids: set[int]) -> dict[int, str]:
+    return {i: SHOUTED[i] for i in ids if i in SHOUTED}
+
+
+def parsed(texts: dict[int, str]) -> dict[int, list[str]]:
+    return dict(zip(texts, noun_phrases(list(texts.values())), strict=True))
+
+
+def test_noun_phrases_are_counted_by_their_stemmed_words_and_need_a_content_word() -> None:
+    phrases = noun_phrase_counts({1: ["Marley's ghost", "ghosts"], 2: ["Marley's Ghost", "such"]})
+    assert phrases.keys == [(stem("marley"), stem("ghost")), (stem("ghost"),)]  # "such": only a stop word
+    assert phrases.counts.toarray().tolist() == [[1, 1], [1, 0]]
+
+
+def test_interjections_and_verbs_label_by_ngrams_and_noun_phrases_label_instead() -> None:
+    pytest.importorskip(MODEL_PACKAGE)
+    graph, tree = shouted_world()
+    before = community_labels(graph, tree, shouted)
+    assert before[0][0] == "Hallo" and before[1][0] == "Hey"  # what the n-grams choose (issue 22)
+    assert {stem(w) for chosen in before.values() for label in chosen for w in label.split()} & NOT_THEMES
+    labels = community_labels(graph, tree, shouted, chunk_phrases=parsed)
+    assert labels[0][:2] == ["miller", "mill"] and labels[1][:2] == ["sailor", "ship's sails"]  # possessive kept
+    found = {p for phrases in parsed(SHOUTED).values() for p in phrases}
+    for chosen in labels.values():
+        assert chosen and set(chosen) <= found  # every label is one of the noun phrases
+        assert not {stem(w) for label in chosen for w in label.split()} & NOT_THEMES
+        assert all(1 <= len(label.split()) <= 4 and not label.lower().startswith(("the ", "his ")) for label in chosen)
+    assert not set(labels[0]) & set(labels[1])  # the sibling rule holds as before
+
+
+def test_reports_labelled_another_way_are_labelled_again_and_say_how() -> None:
+    pytest.importorskip(MODEL_PACKAGE)
+    graph, tree = shouted_world()
+    reports = [CommunityReport(c.id, 0, f"Community {c.id}", "", 5.0, [], [], [], hash=c.hash)
+               for c in tree.communities]
+    assert label_reports(reports, graph, tree, shouted) == reports and {r.labelled_by for r in reports} == {NGRAMS}
+    assert label_reports(reports, graph, tree, shouted) == []  # labelled once
+    assert label_reports(reports, graph, tree, shouted, parsed) == reports
+    assert {r.labelled_by for r in reports} == {NOUN_PHRASES} and "Hallo" not in reports[0].labels
 
 
 # --- the bundled book -----------------------------------------------------------------------------------

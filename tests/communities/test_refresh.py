@@ -14,10 +14,13 @@ from testkit import SUPPLIERS, BagOfWordsEmbedder
 
 import hopgraph.communities.labels
 from hopgraph.communities import refresh
+from hopgraph.communities.labels import NGRAMS, NOUN_PHRASES
 from hopgraph.communities.leiden import is_connected
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, StoreBusy
+from hopgraph.text import noun_phrases
+from hopgraph.text.nlp import MODEL_PACKAGE
 
 
 @pytest.fixture
@@ -76,6 +79,20 @@ def test_reports_stored_before_labels_existed_are_labelled_once(suppliers: HopGr
     monkeypatch.setattr(refresh, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
     assert [r.labels for r in suppliers.reports(use_llm=False).reports] == labels
     assert all(r.labels for r in suppliers.store.stored_reports("extractive").values())
+
+
+def test_labels_are_noun_phrases_parsed_once_and_old_labels_are_made_again(suppliers: HopGraph,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip(MODEL_PACKAGE)
+    first = suppliers.reports(use_llm=False)
+    assert {r.labelled_by for r in first.reports} == {NOUN_PHRASES}
+    with suppliers.store._transaction():  # as a 0.4 store holds them: labels made from n-grams
+        suppliers.store._db.execute("UPDATE community_reports SET payload = json_set(payload, '$.labelled_by', ?)",
+                                    (NGRAMS,))
+    monkeypatch.setattr(refresh, "extractive_reports", lambda *a, **k: pytest.fail("written again"))
+    monkeypatch.setattr(noun_phrases, "noun_phrases", lambda *a, **k: pytest.fail("parsed again"))
+    assert [r.labels for r in suppliers.reports(use_llm=False).reports] == [r.labels for r in first.reports]
+    assert {r.labelled_by for r in suppliers.store.stored_reports("extractive").values()} == {NOUN_PHRASES}
 
 
 def test_an_update_rebuilds_the_tree_and_keeps_the_reports_of_unchanged_communities(suppliers: HopGraph,

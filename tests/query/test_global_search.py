@@ -310,7 +310,9 @@ def test_the_themes_of_the_book_offline_are_labelled_supported_and_cite_real_chu
     assert result.points[0].community_ids == [most_important.community_id]  # a generic question: importance
     graph = book.knowledge_graph
     most_said = max(graph.entities.values(), key=lambda e: (len(e.chunks), -e.id))
-    assert words(most_said.name) == words(found[0][0].split(" · ")[0])  # the hub is named by its protagonist
+    # The hub is named by its protagonist (among its three labels: c-TF-IDF may rank the Spirit, said
+    # mostly in the hub, above the protagonist said everywhere).
+    assert words(most_said.name) in [words(label) for label in found[0][0].split(" · ")]
 
 
 # Recorded by bench/record_global_replies.py from Qwen2.5-Coder-1.5B-Instruct on the same store, with

@@ -9,9 +9,12 @@ mean number of phrases per class and f the phrase's frequency in the corpus:
 
     score(phrase, community) = tf · log(1 + A / f)
 
-Phrases are 1-3 word n-grams that cross no punctuation and neither begin nor end with a stopword
-("Ghost of Christmas Past" stays whole), counted by their stemmed words ("Spirit" and "spirits" are
-one phrase, shown in its most frequent written form). Choosing a community's labels from its best
+Phrases are the noun phrases of the chunks (hopgraph.text.noun_phrases: spaCy's noun chunks and
+named entities, determiners and pronouns dropped, possessives kept — "Marley's ghost", never an
+interjection, a verb or a stray fragment), counted by their stemmed words ("Spirit" and "spirits"
+are one phrase, shown in its most frequent written form). Without spaCy they are 1-3 word n-grams
+that cross no punctuation and neither begin nor end with a stopword ("Ghost of Christmas Past"
+stays whole). Choosing a community's labels from its best
 phrases: a phrase belongs to the sibling holding most of its occurrences (siblings never share a
 label); a phrase gives way to a longer one that holds most of its occurrences ("Tiny" → "Tiny Tim");
 a phrase that repeats the words of a label already chosen is skipped. bench/themes.py measures this
@@ -33,9 +36,11 @@ from scipy import sparse
 from hopgraph.communities.reports import community_chunks
 from hopgraph.records.communities import Community, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
+from hopgraph.text import noun_phrases
 from hopgraph.text.stop_words import english
 
 ChunkTexts = Callable[[set[int]], dict[int, str]]
+ChunkPhrases = Callable[[dict[int, str]], dict[int, list[str]]]  # chunk texts → each chunk's noun phrases
 Key = tuple[str, ...]  # a phrase as its stemmed words
 
 MAX_WORDS = 3  # n-grams of 1 to 3 words, BERTopic's usual range
@@ -44,6 +49,8 @@ CANDIDATES = 60  # a community's best phrases that its labels are chosen from
 OVERLAP = 0.5  # a phrase sharing this share of its content words with a chosen label repeats it
 CONTAINED = 0.5  # a phrase gives way to a longer one holding this share of its occurrences …
 REPEATED = 2  # … and said at least this often in the corpus (once is a turn of phrase, not a name)
+# What a report's labels were made from: a change of the noun-phrase rule makes them again.
+NOUN_PHRASES, NGRAMS = noun_phrases.VERSION, "ngrams-1"
 # Words that report speech: in fiction and in the news they stand next to every name ("said Scrooge").
 REPORTING = frozenset({"said", "says", "asked", "replied", "cried", "told", "added", "exclaimed"})
 _SEGMENT = re.compile(r"[^\w\s'’-]+|\n[ \t]*\n")  # punctuation and blank lines end a phrase
@@ -114,6 +121,15 @@ def phrase_counts(texts: dict[int, str], max_words: int = MAX_WORDS, stop: froze
     counts, keys, surfaces = count_matrix(((row, key, surface) for row, chunk_id in enumerate(chunk_ids)
                                            for key, surface in ngrams(texts[chunk_id], max_words, stop)),
                                           len(chunk_ids))
+    return Phrases(chunk_ids, keys, surfaces, counts)
+
+
+def noun_phrase_counts(found: dict[int, list[str]]) -> Phrases:
+    """The noun phrases of every chunk (chunk id → its phrases, repeats kept), counted as phrases."""
+    chunk_ids = sorted(found)
+    items = ((row, key, surface) for row, chunk_id in enumerate(chunk_ids) for surface in found[chunk_id]
+             if content_words(key := tuple(words(surface))))
+    counts, keys, surfaces = count_matrix(items, len(chunk_ids))
     return Phrases(chunk_ids, keys, surfaces, counts)
 
 
@@ -252,10 +268,17 @@ def _longest_holding(key: Key, counts: dict[Key, float], longer: dict[Key, list[
 
 
 def community_labels(graph: KnowledgeGraph, tree: CommunityTree, chunk_texts: ChunkTexts,
-                     k: int = LABELS) -> dict[int, list[str]]:
-    """community id → its labels, most distinctive first."""
+                     k: int = LABELS, chunk_phrases: ChunkPhrases | None = None) -> dict[int, list[str]]:
+    """community id → its labels, most distinctive first: noun phrases when `chunk_phrases` gives
+    them, else n-grams."""
     chunk_ids = sorted({c for e in graph.entities.values() for c in e.chunks})
-    phrases = phrase_counts(chunk_texts(set(chunk_ids)))
+    texts = chunk_texts(set(chunk_ids))
+    phrases = noun_phrase_counts(chunk_phrases(texts)) if chunk_phrases else phrase_counts(texts)
+    return labels_of(phrases, graph, tree, k)
+
+
+def labels_of(phrases: Phrases, graph: KnowledgeGraph, tree: CommunityTree, k: int = LABELS) -> dict[int, list[str]]:
+    """community id → its labels chosen from these counted phrases, level by level."""
     shares = chunk_shares(graph, tree, phrases.chunk_ids)
     longer = longer_forms(phrases)
     labels: dict[int, list[str]] = {}
@@ -278,14 +301,17 @@ def label_group(pools: dict[int, Candidates], group: Sequence[Community], longer
 
 
 def label_reports(reports: Sequence[CommunityReport], graph: KnowledgeGraph, tree: CommunityTree,
-                  chunk_texts: ChunkTexts) -> list[CommunityReport]:
-    """Labels the reports that have none yet (all of the tree's are computed at once: c-TF-IDF
-    compares the communities of a level) and returns those it labelled, to be stored."""
-    unlabelled = [r for r in reports if r.labels is None]
+                  chunk_texts: ChunkTexts, chunk_phrases: ChunkPhrases | None = None) -> list[CommunityReport]:
+    """Labels the reports that have none yet, or labels made another way (all of the tree's are
+    computed at once: c-TF-IDF compares the communities of a level), and returns those it
+    labelled, to be stored."""
+    method = NOUN_PHRASES if chunk_phrases else NGRAMS
+    unlabelled = [r for r in reports if r.labels is None or r.labelled_by != method]
     if unlabelled:
-        labels = community_labels(graph, tree, chunk_texts)
+        labels = community_labels(graph, tree, chunk_texts, chunk_phrases=chunk_phrases)
         for report in unlabelled:
             report.labels = labels.get(report.community_id, [])
+            report.labelled_by = method
     return unlabelled
 
 

@@ -12,15 +12,18 @@ community that comes back costs nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import replace
 
-from hopgraph.communities.labels import label_reports
+from hopgraph.communities.labels import ChunkPhrases, label_reports
 from hopgraph.communities.reports import ReportRun, extractive_reports, llm_reports
 from hopgraph.errors import StoreBusy
 from hopgraph.llm import LLMClient
 from hopgraph.records.communities import EXTRACTIVE, CommunityReport, CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.store import Store
+from hopgraph.text import noun_phrases
+from hopgraph.text.nlp import parser_available
 
 ChunkTexts = Callable[[Iterable[int]], dict[int, str]]
 
@@ -42,7 +45,7 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
                          for r in fresh])
     kept = {id(r) for r in run.reports if _says_the_same(stored.get(r.hash), r)}
     # Labels are computed once, for every report that has none (new, or stored before labels).
-    labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts)}
+    labelled = {id(r) for r in label_reports(run.reports, graph, tree, chunk_texts, stored_noun_phrases(store))}
     gone = sorted(set(stored) - {c.hash for c in tree.communities})
     run.reused, run.dropped = len(kept), len(gone)
     try:
@@ -52,6 +55,24 @@ def refresh_reports(store: Store, graph: KnowledgeGraph, tree: CommunityTree, wr
             raise
         run.dropped = 0  # nothing was deleted: another command holds the store
     return run
+
+
+def stored_noun_phrases(store: Store) -> ChunkPhrases | None:
+    """Each chunk's noun phrases, parsed once per chunk text and kept in the store's readings (by
+    text hash): a later labelling reads them instead of parsing the corpus again. None without spaCy
+    (labels are n-grams then)."""
+    if not parser_available():
+        return None
+
+    def phrases(texts: dict[int, str]) -> dict[int, list[str]]:
+        wanted = [noun_phrases.text_hash(t) for t in texts.values()]
+        found, new = noun_phrases.cached_phrases(texts, store.cached_readings(wanted, noun_phrases.VERSION))
+        if new:
+            with suppress(StoreBusy):  # another command holds the store: parsed again next time
+                store.save_readings(new, noun_phrases.VERSION)
+        return found
+
+    return phrases
 
 
 def _says_the_same(stored: CommunityReport | None, report: CommunityReport) -> bool:

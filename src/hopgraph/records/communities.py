@@ -74,6 +74,7 @@ class CommunityReport:
     # labelled yet (a report stored before labels existed). Not part of `text()`: what an LLM reads
     # of a report is unchanged, so recorded map requests stay byte-identical.
     labels: list[str] | None = None
+    labelled_by: str = ""  # how the labels were made (labels.NOUN_PHRASES, …): other ones are made again
 
     @property
     def citations(self) -> list[int]:
