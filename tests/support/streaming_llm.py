@@ -9,6 +9,7 @@ client closed the connection mid-reply (what "the generation stops" looks like f
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,18 @@ def words(text: str) -> Pieces:
     """Every reply is `text`, a word (with the space before it) per piece."""
     split = [("" if number == 0 else " ") + word for number, word in enumerate(text.split(" "))]
     return lambda body: split
+
+
+def json_answer(answer: str, also_cite: tuple[int, ...] = (), size: int = 4) -> Pieces:
+    """Every reply is the answer prompt's JSON, `answer` citing the first chunk the prompt gives
+    (and `also_cite`), in pieces of `size` characters."""
+
+    def pieces(body: dict[str, Any]) -> list[str]:
+        given = re.findall(r"\[chunk (\d+)\]", body["messages"][-1]["content"])
+        text = json.dumps({"answer": answer, "citations": [int(given[0]), *also_cite]})
+        return [text[start:start + size] for start in range(0, len(text), size)]
+
+    return pieces
 
 
 class StreamingLLM:
