@@ -51,11 +51,12 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(store: Path, host: str = "127.0.0.1", token: str | None = None,
-                   cwd: Path | None = None) -> Iterator[str]:
-    """`hopgraph serve --store STORE --host HOST --port P`; yields the base URL (always over
-    127.0.0.1) once /health answers, and stops the server afterwards."""
+                   cwd: Path | None = None, settings: dict[str, str] | None = None) -> Iterator[str]:
+    """`hopgraph serve --store STORE --host HOST --port P`, with `settings` as HOPGRAPH_* variables
+    ({"llm_url": …}); yields the base URL (always over 127.0.0.1) once /health answers, and stops
+    the server afterwards."""
     port = free_port()
-    env = clean_env()
+    env = clean_env() | {f"HOPGRAPH_{name.upper()}": value for name, value in (settings or {}).items()}
     if token:
         env["HOPGRAPH_TOKEN"] = token
     command = [sys.executable, "-m", "hopgraph.cli.app", "serve", "--store", str(store), "--host", host,
