@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from cli_kit import fails
+from cli_kit import TimedStdout, fails
 from spies import count_calls
 from streaming_llm import json_answer
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
@@ -340,18 +338,6 @@ def test_without_quiet_an_error_on_a_non_terminal_is_still_one_clean_line(workdi
 
 
 # --- with an LLM: the answer printed as the model writes it -----------------------------------------
-
-
-class TimedStdout(io.StringIO):
-    """stdout that remembers when each write came (what a person at the terminal would see, and when)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.writes: list[tuple[float, str]] = []
-
-    def write(self, text: str) -> int:
-        self.writes.append((time.monotonic(), text))
-        return super().write(text)
 
 
 def ask_with_llm(monkeypatch, url: str, *args: str) -> TimedStdout:

@@ -3,13 +3,11 @@ answer offline, and each kind of bad request refused with its status and a JSON 
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 import httpx
 import pytest
-from serve_kit import cli_json, without_timings
+from serve_kit import cli_json, timed_stream, without_timings
 from streaming_llm import json_answer
 
 from hopgraph.records.answers import JSON_SCHEMA_VERSION
@@ -154,27 +152,6 @@ def test_the_modes_are_the_registry_s_in_the_description_and_a_mode_it_lacks_is_
 def streamed(server: str, **body) -> list[tuple[str, Any]]:
     """POST /ask with `"stream": true`: its server-sent events, (name, data) in order."""
     return [(name, data) for name, data, _ in timed_stream(server, **body)]
-
-
-def timed_stream(server: str, stop_after: str | None = None, **body) -> list[tuple[str, Any, float]]:
-    """The events as they arrive, (name, data — JSON, or the text of a `token` —, when it came);
-    with `stop_after`, the connection is closed once an event of that name came."""
-    events = []
-    with httpx.stream("POST", f"{server}/ask", json={**body, "stream": True}, timeout=120) as answered:
-        assert answered.status_code == 200 and answered.headers["content-type"].startswith("text/event-stream")
-        name, data = "message", []
-        for line in answered.iter_lines():
-            if line == "" and data:  # an event ends at a blank line
-                text = "\n".join(data)
-                events.append((name, text if name == "token" else json.loads(text), time.monotonic()))
-                if name == stop_after:
-                    break
-                name, data = "message", []
-            elif not line.startswith(":") and line:
-                key, _, value = line.partition(":")
-                value = value.removeprefix(" ")  # SSE drops one space after the colon
-                name, data = (value, data) if key == "event" else (name, [*data, value])
-    return events
 
 
 @pytest.mark.parametrize("body", [{"question": QUESTION}, {"question": QUESTION, "mode": "paths"},
