@@ -476,3 +476,13 @@ def test_stream_text_reads_a_server_that_ignores_stream_as_one_piece(
     client = make_client()
     assert list(client.stream_text(MESSAGES, step="answer")) == ["Hosur"]
     assert client.usage["answer"].tokens_in == 7
+
+
+def test_stream_text_to_a_server_that_is_not_there_fails_fast_and_opens_the_circuit() -> None:
+    started = time.monotonic()
+    with LLMClient(dead_url(), "qwen-test", max_retries=3, backoff=0.01) as client:
+        with pytest.raises(LLMError, match="not reachable"):
+            list(client.stream_text(MESSAGES))
+        with pytest.raises(LLMError, match="calls in a row failed"):
+            list(client.stream_text(MESSAGES))
+    assert time.monotonic() - started < 3.0
