@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fake_llm import fake, make_client, server  # noqa: F401  (fixtures: a fake LLM server on 127.0.0.1)
 from pgkit import pg_server, pg_url  # noqa: F401  (fixtures: a real PostgreSQL server, a schema per test)
+from streaming_llm import streaming_llm, streaming_server  # noqa: F401  (fixtures: a model server that streams)
 from testkit import E2E_METHODS, E2E_RECORDS, TINY_CORPUS, BagOfWordsEmbedder
 
 from hopgraph.config import Settings

@@ -27,7 +27,7 @@ from hopgraph.kg.facts import Vocabulary
 from hopgraph.llm import LLMCache, LLMClient, StepUsage
 from hopgraph.plugins import load_plugins
 from hopgraph.query import asking
-from hopgraph.query.asking import Found
+from hopgraph.query.asking import Found, OnToken
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
 from hopgraph.query.context import CorpusResult, QueryContext
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
@@ -267,17 +267,18 @@ class HopGraph:
 
     def ask(self, question: str | Question, mode: str = "auto", method: str | None = None,
             top: int | None = None, answer: bool = True, limits: AskLimits | None = None, *,
-            found: Found | None = None) -> Answer:
+            found: Found | None = None, on_token: OnToken | None = None) -> Answer:
         """Answer in one mode (query/modes/); `auto` lets the router choose. A `method` asks for
         plain search with it. Search ends in an answer (the LLM's from the hits, or offline their
         best sentences, query/extractive.py) unless `answer` is False. `limits` bound this question
         only. Every mode returns the same `Answer`. Bad input raises InputError before any work is
         done; the LLM calls of one question share the `llm_deadline`. A `Question` made by
         `question` (and perhaps `routed`) is asked as it is, the other arguments ignored. `found`
-        is told the answer so far once the mode has run, before search's answer is written."""
+        is told the answer so far once the mode has run, before search's answer is written; with an
+        LLM, `on_token` is told search's answer piece by piece as the model writes it."""
         if not isinstance(question, Question):
             question = self.question(question, mode, method, top, answer, limits)
-        return asking.ask(self._context(), question, found)
+        return asking.ask(self._context(), question, found, on_token)
 
     def question(self, text: str, mode: str = "auto", method: str | None = None, top: int | None = None,
                  answer: bool = True, limits: AskLimits | None = None) -> Question:

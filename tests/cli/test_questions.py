@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_kit import fails
+from cli_kit import TimedStdout, fails
 from spies import count_calls
+from streaming_llm import json_answer
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
@@ -334,3 +335,43 @@ def test_without_quiet_an_error_on_a_non_terminal_is_still_one_clean_line(workdi
                           cwd=workdir, env=clean_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr == "hopgraph: error: empty.txt: file is empty\n"
+
+
+# --- with an LLM: the answer printed as the model writes it -----------------------------------------
+
+
+def ask_with_llm(monkeypatch, url: str, *args: str) -> TimedStdout:
+    monkeypatch.setenv("HOPGRAPH_LLM_URL", url)
+    monkeypatch.setenv("HOPGRAPH_LLM_MODEL", "streamer")
+    out = TimedStdout()
+    monkeypatch.setattr(sys, "stdout", out)
+    hopgraph.cli.app.main(["ask", QUESTION, *args])
+    return out
+
+
+def test_ask_with_an_llm_prints_the_answer_as_it_streams_then_its_checked_citations(store, monkeypatch,
+                                                                                     streaming_llm):
+    llm, url = streaming_llm
+    llm.reset(pieces=json_answer("Greenwich Village, New York City", also_cite=(99999,), size=3), gap=0.1)
+    out = ask_with_llm(monkeypatch, url, "--mode", "search", "--store", str(store), "--top", "2")
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert lines[:3] == ["mode: search (--method hybrid+names+links)", "Answer (llm:streamer):",
+                         "Greenwich Village, New York City"]
+    assert lines[3] == "Citations: Big Stone Gap (film)#1 (chunk 1)"
+    assert "1 citation(s) of chunks the model was not given were dropped" in text
+    answer_writes = [at for at, written in out.writes if written and written in "Greenwich Village, New York City"]
+    assert len(answer_writes) >= 5 and answer_writes[-1] - answer_writes[0] >= 0.5  # piece by piece, as they came
+    assert "1. " in text  # the hits follow, as without an LLM
+
+
+def test_ask_no_stream_json_and_quiet_print_the_whole_answer_as_before(store, monkeypatch, streaming_llm):
+    llm, url = streaming_llm
+    llm.reset(pieces=json_answer("Greenwich Village"))
+    whole = ask_with_llm(monkeypatch, url, "--mode", "search", "--store", str(store), "--no-stream").getvalue()
+    assert whole.splitlines()[:3] == ["mode: search (--method hybrid+names+links)", "Answer (llm:streamer):",
+                                      "Greenwich Village"]
+    assert len([1 for written in whole.splitlines() if written == "Greenwich Village"]) == 1
+    as_json = json.loads(ask_with_llm(monkeypatch, url, "--mode", "search", "--store", str(store),
+                                      "--json").getvalue())
+    assert as_json["answer"]["text"] == "Greenwich Village"

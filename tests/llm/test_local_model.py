@@ -102,3 +102,54 @@ def test_extraction_through_hopgraph_with_the_real_model(tmp_path) -> None:
         assert graph.relations, "the model stated no relation about the paragraph"
         assert all(source.chunk_id == chunk_id for r in graph.relations for source in r.sources)
         assert report.usage["extract"].calls == 1 and report.usage["extract"].tokens_out > 0
+
+
+@pytest.mark.slow
+@pytest.mark.local_llm
+def test_the_real_model_s_answer_streams_to_the_command_line(tmp_path, monkeypatch) -> None:
+    """`hopgraph ask` with the real model: the answer printed in pieces as the model writes it, then
+    its checked citations."""
+    from cli_kit import TimedStdout, invoke, isolate, write_inputs
+
+    import hopgraph.cli.app
+
+    _model_or_skip()
+    isolate(monkeypatch, tmp_path)
+    write_inputs(tmp_path)
+    invoke("index", str(tmp_path / "docs"), "--store", str(tmp_path / "kg.db"))
+    with LocalServer() as server:
+        for name, value in {"LLM_URL": server.base_url, "LLM_MODEL": server.model_name, "LLM_TIMEOUT": "300",
+                            "LLM_FIRST_BYTE": "300"}.items():
+            monkeypatch.setenv(f"HOPGRAPH_{name}", value)
+        out = TimedStdout()
+        monkeypatch.setattr("sys.stdout", out)
+        hopgraph.cli.app.main(["ask", "Where does Anvaya Foundry run its grey-iron plant?", "--mode", "search",
+                               "--store", str(tmp_path / "kg.db")])
+    lines = out.getvalue().splitlines()
+    assert lines[1] == f"Answer (llm:{server.model_name}):" and "Hosur" in lines[2], lines[:4]
+    assert lines[3].startswith("Citations: ") and "01_anvaya_profile.md" in lines[3]
+    pieces = [at for at, written in out.writes if written and written in lines[2]]
+    assert len(pieces) >= 2  # the answer came in pieces, each printed as it came
+
+
+@pytest.mark.slow
+@pytest.mark.local_llm
+def test_the_real_model_s_answer_streams_over_server_sent_events(tmp_path) -> None:
+    """POST /ask with `"stream": true` against `hopgraph serve` using the real model: route and hits,
+    then the answer's tokens as the model writes them, then its checked citations and cost."""
+    from serve_kit import build_sample_store, running_server, timed_stream
+
+    _model_or_skip()
+    store = build_sample_store(tmp_path / "sample.db", records=2)
+    with LocalServer() as server, running_server(store, settings={
+            "llm_url": server.base_url, "llm_model": server.model_name, "llm_timeout": "300",
+            "llm_first_byte": "300"}) as base:
+        events = timed_stream(base, question="What type of media does Hot Pixel and PlayStation Portable have in "
+                              "common?", mode="search")
+    names = [name for name, _, _ in events]
+    tokens = [data for name, data, _ in events if name == "token"]
+    assert names == ["route", "hits", *["token"] * len(tokens), "citations", "used", "done"] and len(tokens) >= 2
+    done = events[-1][1]
+    assert "".join(tokens).strip() and done["answer"]["writer"] == f"llm:{server.model_name}"
+    assert done["used"]["llm_calls"] == 1 and done["used"]["tokens_out"] > 0
+    assert {c["chunk"] for c in done["answer"]["citations"]} <= {hit["chunk"] for hit in done["hits"]}

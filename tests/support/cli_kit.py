@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,15 @@ def fails(monkeypatch, capsys, *args: str) -> str:
     assert out == ""
     assert len(err.splitlines()) == 1 and err.startswith("hopgraph: error: ")
     return err
+
+
+class TimedStdout(io.StringIO):
+    """stdout that remembers when each write came (what a person at the terminal would see, and when)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[tuple[float, str]] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append((time.monotonic(), text))
+        return super().write(text)

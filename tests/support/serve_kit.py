@@ -1,6 +1,6 @@
 """Running `hopgraph serve` as a user would: the CLI in a subprocess on a free port, waited for
 until /health answers; and the small store it serves, built from the bundled HotpotQA sample.
-Used by tests/serve and bench/serve_load.py."""
+Used by tests/serve and bench/serve_load.py; `timed_stream` reads POST /ask's server-sent events."""
 
 from __future__ import annotations
 
@@ -51,11 +51,12 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(store: Path, host: str = "127.0.0.1", token: str | None = None,
-                   cwd: Path | None = None) -> Iterator[str]:
-    """`hopgraph serve --store STORE --host HOST --port P`; yields the base URL (always over
-    127.0.0.1) once /health answers, and stops the server afterwards."""
+                   cwd: Path | None = None, settings: dict[str, str] | None = None) -> Iterator[str]:
+    """`hopgraph serve --store STORE --host HOST --port P`, with `settings` as HOPGRAPH_* variables
+    ({"llm_url": …}); yields the base URL (always over 127.0.0.1) once /health answers, and stops
+    the server afterwards."""
     port = free_port()
-    env = clean_env()
+    env = clean_env() | {f"HOPGRAPH_{name.upper()}": value for name, value in (settings or {}).items()}
     if token:
         env["HOPGRAPH_TOKEN"] = token
     command = [sys.executable, "-m", "hopgraph.cli.app", "serve", "--store", str(store), "--host", host,
@@ -106,3 +107,24 @@ def without_timings(answer: dict[str, Any]) -> dict[str, Any]:
         stable["retrieval"] = {**retrieval, "ms": None,
                                "trace": [{**step, "ms": None} for step in retrieval["trace"]]}
     return stable
+
+
+def timed_stream(server: str, stop_after: str | None = None, **body) -> list[tuple[str, Any, float]]:
+    """The events as they arrive, (name, data — JSON, or the text of a `token` —, when it came);
+    with `stop_after`, the connection is closed once an event of that name came."""
+    events = []
+    with httpx.stream("POST", f"{server}/ask", json={**body, "stream": True}, timeout=120) as answered:
+        assert answered.status_code == 200 and answered.headers["content-type"].startswith("text/event-stream")
+        name, data = "message", []
+        for line in answered.iter_lines():
+            if line == "" and data:  # an event ends at a blank line
+                text = "\n".join(data)
+                events.append((name, text if name == "token" else json.loads(text), time.monotonic()))
+                if name == stop_after:
+                    break
+                name, data = "message", []
+            elif not line.startswith(":") and line:
+                key, _, value = line.partition(":")
+                value = value.removeprefix(" ")  # SSE drops one space after the colon
+                name, data = (value, data) if key == "event" else (name, [*data, value])
+    return events

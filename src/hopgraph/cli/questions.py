@@ -24,6 +24,7 @@ from hopgraph.config import load_settings
 from hopgraph.errors import InputError
 from hopgraph.ingest import readers
 from hopgraph.query.modes import describe_modes
+from hopgraph.records.answers import Answer
 from hopgraph.retrieval.methods import METHODS, method_help
 
 RETRIEVAL_METHODS = ",".join(METHODS)  # what `eval` scores when given no --methods
@@ -81,15 +82,42 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         no_answer: Annotated[bool, typer.Option("--no-answer", help="Search: the ranked chunks only, no "
                                                                     "extractive answer.")] = False,
+        no_stream: Annotated[bool, typer.Option("--no-stream", help="With an LLM: print the answer once it is "
+                                                "whole, not as the model writes it.")] = False,
         quiet: QuietOpt = False) -> None:
     """Answer a question with citations: from the best sentences of ranked chunks (showing how each
-    was found), or from the knowledge graph or its communities. `auto` says which mode it chose and why."""
+    was found), or from the knowledge graph or its communities. `auto` says which mode it chose and why.
+    With an LLM, search's answer is printed as the model writes it, its checked citations after it."""
     with open_hopgraph(store, quiet) as hg:
-        asked = hg.ask(question, mode, method, top, answer=not no_answer)
+        printer = None if as_json or quiet or no_stream else StreamedAnswer(hg.settings.llm_model)
+        asked = hg.ask(question, mode, method, top, answer=not no_answer,
+                       found=printer.found if printer else None, on_token=printer.token if printer else None)
     if as_json:  # one schema for every mode: records/answers.py `Answer.to_json`, README "ask --json"
         typer.echo(json.dumps(asked.to_json(), indent=2, ensure_ascii=False, default=str))
+    elif printer and printer.shown:
+        typer.echo()  # the streamed text ends its line
+        typer.echo(render_asked(asked, streamed="".join(printer.shown)))
     else:
         typer.echo(render_asked(asked))
+
+
+class StreamedAnswer:
+    """Prints search's answer as the LLM writes it: before its first piece, the mode line and the
+    answer's heading (what `render_asked` would have put above it). Nothing without an LLM."""
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.route = ""
+        self.shown: list[str] = []
+
+    def found(self, partial: Answer) -> None:
+        self.route = f"mode: {partial.mode} ({partial.why})"
+
+    def token(self, piece: str) -> None:
+        if not self.shown:
+            typer.echo(f"{self.route}\nAnswer (llm:{self.model}):")
+        typer.echo(piece, nl=False)  # click flushes: the piece is on the screen now
+        self.shown.append(piece)
 
 
 def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records, or evidence-claim records "

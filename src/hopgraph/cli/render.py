@@ -41,12 +41,16 @@ def render_skips(skipped: Sequence[Skip]) -> list[str]:
     return [f"hopgraph: skipped {skip.path}: {skip.reason}" for skip in skipped]
 
 
-def render_asked(asked: Answer) -> str:
+def render_asked(asked: Answer, streamed: str | None = None) -> str:
     """The mode and why; for search and iterative the answer first, then what it came from (the
-    iterative steps, the hits), a note; for graph modes the evidence first, the answer after."""
-    lines = [f"mode: {asked.mode} ({asked.why})"]
+    iterative steps, the hits), a note; for graph modes the evidence first, the answer after. After
+    a `streamed` answer (printed as the LLM wrote it, with the mode above it) the rest: the answer
+    again only when the checks changed it (a refusal, an empty reply), then its citations."""
+    lines = [f"mode: {asked.mode} ({asked.why})"] if streamed is None else []
     answer = [f"Answer ({asked.writer}):\n{asked.text}",
               f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}"]
+    if streamed is not None and streamed.strip() == asked.text.strip():
+        answer = answer[1:]
     answer_first = asked.mode in ("search", "iterative")
     if asked.text and answer_first:
         lines += [*answer, ""]

@@ -9,8 +9,9 @@ from hopgraph.llm.cache import (
     cache_key,
     recorded_model,
 )
-from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, usage_since
+from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult
 from hopgraph.llm.replies import strip_fences
+from hopgraph.llm.usage import StepUsage, usage_since
 
 __all__ = [
     "CachedReply",

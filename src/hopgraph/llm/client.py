@@ -9,25 +9,36 @@ never a bare httpx or pydantic exception. Replies are cached only after they val
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import httpx
 import pydantic
 
-from hopgraph.llm.cache import LLMCache, LLMError, cache_key
-from hopgraph.llm.replies import StreamProblem, reply_body, retry_after, strip_fences
-from hopgraph.text.tokens import count_tokens
+from hopgraph.llm.cache import CachedReply, LLMCache, LLMError, cache_key
+from hopgraph.llm.limits import Breaker, Deadline
+from hopgraph.llm.replies import (
+    Streamed,
+    StreamProblem,
+    chat_body,
+    parse_body,
+    reply_body,
+    reply_pieces,
+    retry_after,
+    strip_fences,
+    tokens_used,
+)
+from hopgraph.llm.usage import StepUsage, UsageLedger
 
 T = TypeVar("T")
+R = TypeVar("R")
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there accepts at once
@@ -35,7 +46,6 @@ CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there ac
 # live server shows it is working long before a long reply ends, and a silent one is given up on early.
 FIRST_BYTE_TIMEOUT = 12.0
 CONNECT_RETRIES = 1  # a refused connection (or a silent server) is retried once: one that is down stays down
-BREAKER_AFTER = 3  # consecutive failed calls after which every call fails at once (the circuit opens)
 
 
 @dataclass(frozen=True)
@@ -57,21 +67,6 @@ class LLMRequest:
     max_tokens: int = 1024
     temperature: float = 0.0
     step: str = "default"
-
-
-@dataclass(frozen=True)
-class StepUsage:
-    """Per step: calls that returned a result (`cached` of them from the cache), HTTP requests
-    sent, and tokens billed by the server for every reply received (rejected replies included:
-    they cost too; cache hits add none)."""
-
-    calls: int = 0
-    cached: int = 0
-    requests: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cached_tokens_in: int = 0  # what the replies served from the cache cost when they were first made
-    cached_tokens_out: int = 0
 
 
 class _Retry(Exception):
@@ -104,23 +99,20 @@ class LLMClient:
         limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
         timeouts = httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))
         self._http = httpx.Client(headers=headers, timeout=timeouts, limits=limits)
-        self._failures = 0  # consecutive calls that ended in an error (the circuit breaker's count)
-        self._last_problem = ""
+        self._breaker = Breaker()
         # The cap holds for every caller, not only complete_many: threads sharing a client share it.
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._lock = threading.Lock()
-        self._usage: dict[str, StepUsage] = {}
+        self._usage = UsageLedger()
         self._timeout = timeout  # the whole reply, however long it streams
         self._first_byte = min(first_byte, timeout)
-        self._deadline_at: float | None = None  # time.monotonic() past which no call starts or waits
-        self._deadline_seconds: float | None = None
+        self._deadline = Deadline()
         self._json_object_only = False  # set once a server rejects json_schema; kept for our lifetime
 
     @property
     def usage(self) -> dict[str, StepUsage]:
         """A snapshot of token accounting per step name."""
-        with self._lock:
-            return dict(self._usage)
+        return self._usage.snapshot()
 
     @property
     def json_schema_supported(self) -> bool:
@@ -182,35 +174,102 @@ class LLMClient:
                   max_tokens: int, temperature: float, step: str) -> LLMResult[Any]:
         key = cache_key(self.model, messages, response_model.__name__ if response_model else None,
                         max_tokens, temperature)
-        hit = self.cache.get(key) if self.cache is not None else None
-        if hit is not None:
+        cached = self._cached(key, response_model, step)
+        if cached is not None:
+            hit, value = cached
+            return LLMResult(value, hit.tokens_in, hit.tokens_out, cached=True)
+        self._breaker.check(f"LLM {self.model!r} at {self.endpoint}")
+        with self._breaker.counted():
+            text, tokens_in, tokens_out, value = self._attempts(
+                lambda: self._post(messages, response_model, max_tokens, temperature, step))
+        self._keep(key, step, text, tokens_in, tokens_out)
+        return LLMResult(value, tokens_in, tokens_out, cached=False)
+
+    def stream_text(self, messages: list[dict[str, Any]], max_tokens: int = 1024, step: str = "default", *,
+                    temperature: float = 0.0,
+                    response_model: type[pydantic.BaseModel] | None = None) -> Iterator[str]:
+        """The reply's text in pieces as the server writes them (`stream: true`), with the retries,
+        limits, circuit breaker, cache and accounting of `complete_text`. Problems before the first
+        piece are retried; after it, they end the stream in an `LLMError`. With `response_model` the
+        server is held to its JSON schema and the whole text is validated at the end. A reply in
+        the cache comes as one piece. Closing the iterator early closes the HTTP response, so the
+        server stops writing."""
+        key = cache_key(self.model, messages, response_model.__name__ if response_model else None,
+                        max_tokens, temperature)
+        cached = self._cached(key, response_model, step)
+        if cached is not None:
+            yield cached[0].response
+            return
+        self._breaker.check(f"LLM {self.model!r} at {self.endpoint}")
+        with self._breaker.counted():
+            first, rest = self._attempts(
+                lambda: self._stream_start(messages, response_model, max_tokens, temperature, step))
+            text, tokens_in, tokens_out = yield from self._rest(first, rest, messages, step)
             try:
-                value = self._validate(hit.response, response_model)
-            except _Retry:
-                pass  # stored under an older schema: ask again, and the new reply replaces it
-            else:
-                self._count(step, calls=1, cached=1, cached_tokens_in=hit.tokens_in, cached_tokens_out=hit.tokens_out)
-                return LLMResult(value, hit.tokens_in, hit.tokens_out, cached=True)
-        self._check_circuit()
+                self._validate(text, response_model)
+            except _Retry as retry:  # the pieces are shown already: a retry could not take them back
+                raise LLMError(f"LLM {self.model!r} at {self.endpoint}: {retry}") from None
+        self._keep(key, step, text, tokens_in, tokens_out)
+
+    def _stream_start(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+                      max_tokens: int, temperature: float, step: str) -> tuple[str, Generator[str, None, Streamed]]:
+        """One streamed request read up to its first piece (what a retry may still redo)."""
+        pieces = self._stream_once(messages, response_model, max_tokens, temperature, step)
         try:
-            text, tokens_in, tokens_out, value = self._attempts(messages, response_model, max_tokens, temperature, step)
-        except LLMError as err:
-            with self._lock:
-                self._failures += 1
-                self._last_problem = str(err)
-            raise
-        with self._lock:
-            self._failures = 0
+            return next(pieces), pieces
+        except StopIteration:
+            raise _Retry("empty reply") from None
+
+    def _stream_once(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+                     max_tokens: int, temperature: float, step: str) -> Generator[str, None, Streamed]:
+        said = Streamed()
+        with self._opened(messages, response_model, max_tokens, temperature, step,
+                          stream_options={"include_usage": True}) as (response, whole):
+            yield from reply_pieces(response, time.monotonic() + whole, self._timeout, said)
+        return said
+
+    def _rest(self, first: str, rest: Generator[str, None, Streamed], messages: list[dict[str, Any]],
+              step: str) -> Generator[str, None, tuple[str, int, int]]:
+        """The pieces, the first included; the whole text and its tokens (the server's usage, else counted)."""
+        pieces = [first]
+        try:
+            yield first
+            while True:
+                pieces.append(next(rest))
+                yield pieces[-1]
+        except StopIteration as ended:
+            said: Streamed = ended.value
+        except _Retry as retry:
+            raise LLMError(f"LLM {self.model!r} at {self.endpoint}: the reply broke off: {retry}") from None
+        finally:
+            rest.close()  # closed early (the caller stopped reading): the response closes with it
+        text = "".join(pieces)
+        tokens_in, tokens_out = tokens_used(said.usage, messages, text)
+        self._usage.add(step, tokens_in=tokens_in, tokens_out=tokens_out)
+        return text, tokens_in, tokens_out
+
+    def _cached(self, key: str, response_model: type[pydantic.BaseModel] | None,
+                step: str) -> tuple[CachedReply, Any] | None:
+        """The cached reply and its validated value, counted as a cached call; None: not cached."""
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is None:
+            return None
+        try:
+            value = self._validate(hit.response, response_model)
+        except _Retry:
+            return None  # stored under an older schema: ask again, and the new reply replaces it
+        self._usage.add(step, calls=1, cached=1, cached_tokens_in=hit.tokens_in, cached_tokens_out=hit.tokens_out)
+        return hit, value
+
+    def _keep(self, key: str, step: str, text: str, tokens_in: int, tokens_out: int) -> None:
         if self.cache is not None:
             self.cache.put(key, self.model, text, tokens_in, tokens_out)
-        self._count(step, calls=1)
-        return LLMResult(value, tokens_in, tokens_out, cached=False)
+        self._usage.add(step, calls=1)
 
     def set_deadline(self, seconds: float | None) -> None:
         """Every call from now on must end within `seconds` in all (None: no deadline): what one
         command may spend on the LLM, retries and waits included."""
-        self._deadline_at = None if seconds is None else time.monotonic() + seconds
-        self._deadline_seconds = seconds
+        self._deadline.set(seconds)
 
     @contextmanager
     def deadline(self, seconds: float | None) -> Iterator[None]:
@@ -221,51 +280,26 @@ class LLMClient:
         finally:
             self.set_deadline(None)
 
-    def _remaining(self) -> float | None:
-        """Seconds left before the deadline (None: no deadline); past it, an LLMError."""
-        if self._deadline_at is None:
-            return None
-        left = self._deadline_at - time.monotonic()
-        if left <= 0:
-            raise LLMError(f"LLM {self.model!r} at {self.endpoint}: the deadline of {self._deadline_seconds:g} s "
-                           f"for this command passed (setting llm_deadline)")
-        return left
-
     @property
     def circuit_open(self) -> bool:
         """Whether calls now fail at once (failed calls in a row, or a server refusing or silent)."""
-        with self._lock:
-            return self._failures >= BREAKER_AFTER
+        return self._breaker.open
 
-    def _open_circuit(self) -> None:
-        """A server that refuses or never answers will not do better next call (`_complete` counts one more)."""
-        with self._lock:
-            self._failures = max(self._failures, BREAKER_AFTER - 1)
+    def _remaining(self) -> float | None:
+        return self._deadline.remaining(f"LLM {self.model!r} at {self.endpoint}")
 
-    def _check_circuit(self) -> None:
-        """Fail at once after BREAKER_AFTER consecutive failed calls: a server that is down or silent
-        must not cost every remaining chunk its retries and timeouts."""
-        with self._lock:
-            if self._failures >= BREAKER_AFTER:
-                raise LLMError(f"LLM {self.model!r} at {self.endpoint}: {self._failures} calls in a row failed, "
-                               f"so no more are tried; the last: {self._last_problem}")
-
-    def _attempts(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
-                  max_tokens: int, temperature: float, step: str) -> tuple[str, int, int, Any]:
-        """The request with its retries: transient problems up to `max_retries` times, a refused
-        connection only CONNECT_RETRIES times."""
+    def _attempts(self, once: Callable[[], R]) -> R:
+        """`once` (a request) with its retries: transient problems up to `max_retries` times, a
+        refused connection only CONNECT_RETRIES times."""
         problem, refused = "no attempt made", 0
         for attempt in range(self.max_retries + 1):
             try:
-                text, tokens_in, tokens_out, finish = self._post(messages, response_model, max_tokens, temperature,
-                                                                 step)
-                return text, tokens_in, tokens_out, self._validate_reply(text, response_model, finish, max_tokens,
-                                                                         temperature)
+                return once()
             except _Retry as retry:
                 problem = str(retry)
                 refused += retry.refused
                 if refused > CONNECT_RETRIES:
-                    self._open_circuit()
+                    self._breaker.trip()
                     raise LLMError(f"LLM {self.model!r} at {self.endpoint} is not reachable: {problem}") from None
                 if attempt < self.max_retries:
                     delay = retry.delay if retry.delay is not None else self._backoff(attempt)
@@ -279,13 +313,24 @@ class LLMClient:
         return delay + random.uniform(0, delay)  # jitter: parallel workers do not retry in lockstep
 
     def _post(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
-              max_tokens: int, temperature: float, step: str) -> tuple[str, int, int, str]:
-        """One request (plus the one-time json_schema → json_object fallback); returns the reply
-        text, its tokens and finish reason; raises `_Retry` for transient problems and `LLMError`
-        for final ones."""
+              max_tokens: int, temperature: float, step: str) -> tuple[str, int, int, Any]:
+        """One request read whole: the reply text, its tokens, and its validated value."""
+        with self._opened(messages, response_model, max_tokens, temperature, step) as (response, whole):
+            text, tokens_in, tokens_out, finish = self._read(
+                reply_body(response, time.monotonic() + whole, self._timeout), messages, step)
+        return text, tokens_in, tokens_out, self._validate_reply(text, response_model, finish, max_tokens, temperature)
+
+    @contextmanager
+    def _opened(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
+                max_tokens: int, temperature: float, step: str,
+                **extra: Any) -> Iterator[tuple[httpx.Response, float]]:
+        """One request (plus the one-time json_schema → json_object fallback), its 200 response
+        open for reading inside the block with the seconds the whole reply may take; raises `_Retry`
+        for transient problems (reading included) and `LLMError` for final ones."""
         while True:
             fallback_possible = response_model is not None and not self._json_object_only
-            body = self._body(messages, response_model, max_tokens, temperature)
+            body = chat_body(self.model, messages, response_model, max_tokens, temperature,
+                             self._json_object_only) | extra
             body["stream"] = True  # pieces arrive as they are made: a silent server is told from a slow one
             left = self._remaining()
             whole = self._timeout if left is None else min(self._timeout, left)
@@ -293,7 +338,8 @@ class LLMClient:
             try:
                 with self._slots, self._http.stream("POST", self.endpoint, json=body, timeout=timeout) as response:
                     if response.status_code == 200:
-                        return self._read(reply_body(response, time.monotonic() + whole, self._timeout), messages, step)
+                        yield response, whole
+                        return
                     response.read()
             except StreamProblem as err:
                 raise _Retry(str(err)) from None
@@ -306,7 +352,7 @@ class LLMClient:
             except httpx.HTTPError as err:  # connection reset, broken transfer encoding, …
                 raise _Retry(f"connection failed ({type(err).__name__}: {err})") from None
             finally:
-                self._count(step, requests=1)
+                self._usage.add(step, requests=1)
             status, detail = response.status_code, response.text[:300]
             if status in (400, 422) and fallback_possible and re.search(r"response_format|json_schema", detail, re.I):
                 with self._lock:
@@ -318,41 +364,17 @@ class LLMClient:
                 raise _Retry(f"HTTP {status}: {detail}")
             raise LLMError(f"LLM {self.model!r} at {self.endpoint} rejected the request: HTTP {status}: {detail}")
 
-    def _body(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
-              max_tokens: int, temperature: float) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                                "temperature": temperature}
-        if response_model is None:
-            return body
-        schema = response_model.model_json_schema()
-        if self._json_object_only:
-            # json_object mode constrains only the syntax: the schema has to travel in the prompt
-            # (OpenAI also insists that the word JSON appears in the messages).
-            hint = f"Reply with one JSON object that matches this JSON Schema:\n{json.dumps(schema)}"
-            body["messages"] = [*messages, {"role": "system", "content": hint}]
-            body["response_format"] = {"type": "json_object"}
-        else:
-            body["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": response_model.__name__, "schema": schema, "strict": True}}
-        return body
-
     def _read(self, raw: str, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int, str]:
+        said = Streamed()
         try:
-            payload = json.loads(raw)
-            text = payload["choices"][0]["message"]["content"]
-            finish = str(payload["choices"][0].get("finish_reason") or "")
-        except (ValueError, KeyError, IndexError, TypeError) as err:
-            raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {raw[:200]!r}") from None
-        if not isinstance(text, str) or not text.strip():
+            text = parse_body(raw, said)
+        except StreamProblem as err:
+            raise _Retry(str(err)) from None
+        if not text.strip():
             raise _Retry(f"empty reply: {raw[:200]!r}")
-        usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
-        tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        if not isinstance(tokens_in, int):  # some servers omit usage: count as every budget here is counted
-            tokens_in = sum(count_tokens(str(message.get("content", ""))) for message in messages)
-        if not isinstance(tokens_out, int):
-            tokens_out = count_tokens(text)
-        self._count(step, tokens_in=tokens_in, tokens_out=tokens_out)
-        return text, tokens_in, tokens_out, finish
+        tokens_in, tokens_out = tokens_used(said.usage, messages, text)
+        self._usage.add(step, tokens_in=tokens_in, tokens_out=tokens_out)
+        return text, tokens_in, tokens_out, said.finish
 
     def _validate_reply(self, text: str, response_model: type[pydantic.BaseModel] | None, finish: str,
                         max_tokens: int, temperature: float) -> Any:
@@ -375,19 +397,3 @@ class LLMClient:
         except pydantic.ValidationError as err:
             summary = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in err.errors()[:3])
             raise _Retry(f"reply does not match {response_model.__name__} ({summary}): {text[:200]!r}") from None
-
-    def _count(self, step: str, **delta: int) -> None:
-        with self._lock:
-            current = self._usage.get(step, StepUsage())
-            self._usage[step] = replace(current, **{name: getattr(current, name) + value
-                                                    for name, value in delta.items()})
-
-
-def usage_since(before: dict[str, StepUsage], after: dict[str, StepUsage]) -> StepUsage:
-    """What was spent between two `LLMClient.usage` snapshots, summed over every step."""
-    total = StepUsage()
-    for step, now in after.items():
-        then = before.get(step, StepUsage())
-        total = StepUsage(**{name: getattr(total, name) + getattr(now, name) - getattr(then, name)
-                             for name in StepUsage.__dataclass_fields__})
-    return total

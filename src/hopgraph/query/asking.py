@@ -14,10 +14,12 @@ from hopgraph.query import modes
 from hopgraph.query.context import QueryContext
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.question import DEFAULT_METHOD, NO_LIMITS, AskLimits, Question, check_question
-from hopgraph.query.writers import llm_answer_from_hits, spend_of, with_dropped
+from hopgraph.query.writers import OnToken, llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.records.answers import Answer, Spend
 from hopgraph.retrieval.methods import parse_method
 from hopgraph.retrieval.router import AUTO
+
+__all__ = ["Found", "OnToken", "ask", "make_question"]
 
 Found = Callable[[Answer], None]  # told the answer so far: the mode has run, search's answer is not written yet
 
@@ -34,10 +36,12 @@ def make_question(text: str, mode: str = "auto", method: str | None = None, top:
     return Question(text, mode, method, spec, top, answer, limits or NO_LIMITS)
 
 
-def ask(ctx: QueryContext, question: Question, found: Found | None = None) -> Answer:
+def ask(ctx: QueryContext, question: Question, found: Found | None = None,
+        on_token: OnToken | None = None) -> Answer:
     """What `HopGraph.ask` returns (see there): the question's mode run once under the LLM deadline.
     `found` sees the answer as the mode left it — its route and hits — before search's answer is
-    written (a streamed answer sends them while an LLM writes)."""
+    written (a streamed answer sends them while an LLM writes); `on_token` is told search's answer
+    piece by piece as the LLM writes it (the reply streams)."""
     started, before = time.perf_counter(), ctx.usage()
     client = ctx.llm
     with client.deadline(ctx.settings.llm_deadline or None) if client else nullcontext():
@@ -46,7 +50,7 @@ def ask(ctx: QueryContext, question: Question, found: Found | None = None) -> An
         if found is not None:
             found(asked)
         if question.answer and asked.mode == "search" and not asked.text and asked.hits:
-            _answer_search(ctx, question, asked)
+            _answer_search(ctx, question, asked, on_token)
     asked.used = _spend(before, ctx.usage(), started, answered)
     if asked.retrieval is not None:
         asked.used.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
@@ -60,11 +64,11 @@ def _spend(before: dict[str, StepUsage], after: dict[str, StepUsage], started: f
     return spend_of(usage_since(before, after), now - started, now - answered)
 
 
-def _answer_search(ctx: QueryContext, question: Question, asked: Answer) -> None:
+def _answer_search(ctx: QueryContext, question: Question, asked: Answer, on_token: OnToken | None) -> None:
     """Search ends in an answer: the LLM's from the hits (at most `answer_tokens` of them) when one
     is configured, else the hits' best sentences (query/extractive.py)."""
     hits, tokens = asked.hits, question.limits.answer_tokens or ctx.settings.answer_tokens
-    found = (llm_answer_from_hits(ctx.llm, question.text, hits, tokens) if ctx.llm
+    found = (llm_answer_from_hits(ctx.llm, question.text, hits, tokens, on_token) if ctx.llm
              else extractive_answer(question.text, hits, ctx.embed))
     asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
     asked.note = with_dropped(asked.note, found.dropped)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 
-from hopgraph.llm import LLMClient, StepUsage
+from hopgraph.llm import LLMClient, StepUsage, strip_fences
+from hopgraph.llm.partial import field_text
 from hopgraph.prompts import answer as answer_prompt
 from hopgraph.prompts import search_answer as search_answer_prompt
 from hopgraph.records.answers import Spend
@@ -24,6 +26,7 @@ NO_ANSWER = "(the model "  # how every no-answer below begins: eval scores it as
 NO_ANSWER_EMPTY = "(the model gave an empty answer)"
 NO_ANSWER_REFUSED = "(the model found no answer in the hits)"
 ChunkTexts = Callable[[Iterable[int]], dict[int, str]]  # chunk ids → their texts (the store's lookup)
+OnToken = Callable[[str], None]  # told each piece of an answer's text as the model writes it
 
 
 @dataclass
@@ -140,17 +143,48 @@ def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts:
     return Draft(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
 
 
-def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> Draft:
+def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int,
+                         on_token: OnToken | None = None) -> Draft:
     """The model answers from the search hits packed into `context_tokens` in rank order (a first
     hit over the budget is cut between sentences, text/tokens.pack); citations are checked against
-    the chunks it was given. An empty reply or a refusal is said to be one, never shown as an answer."""
+    the chunks it was given. With `on_token`, the reply streams and the answer's text is told to it
+    piece by piece as the model writes it; the checks are the same once the reply is whole."""
+    messages, given = hits_prompt(question, hits, context_tokens)
+    if on_token is None:
+        reply = client.complete_json(messages, search_answer_prompt.Answer, max_tokens=400, step="answer").value
+    else:
+        reply = streamed_reply(client, messages, on_token)
+    return checked_hits_answer(reply, given, f"llm:{client.model}")
+
+
+def hits_prompt(question: str, hits: Sequence[Hit], context_tokens: int) -> tuple[list[dict], dict[int, str]]:
+    """The answer prompt's messages, and the chunks it gives the model (id → the text it reads)."""
     texts = pack([hit.text for hit in hits], context_tokens)
     given = {hit.chunk_id: text for hit, text in zip(hits, texts, strict=False)}
-    reply = client.complete_json(search_answer_prompt.messages(question, given), search_answer_prompt.Answer,
-                                 max_tokens=400, step="answer").value
+    return search_answer_prompt.messages(question, given), given
+
+
+def streamed_reply(client: LLMClient, messages: list[dict], on_token: OnToken) -> search_answer_prompt.Answer:
+    """The reply streamed, its `answer` field told to `on_token` as it grows; the whole reply parsed
+    at the end. An `on_token` that raises stops the stream (the connection to the model is closed)."""
+    raw: list[str] = []
+
+    def kept(pieces: Iterable[str]) -> Iterable[str]:
+        for piece in pieces:
+            raw.append(piece)
+            yield piece
+
+    with closing(client.stream_text(messages, 400, "answer", response_model=search_answer_prompt.Answer)) as pieces:
+        for piece in field_text(kept(pieces), "answer"):
+            on_token(piece)
+    return search_answer_prompt.Answer.model_validate_json(strip_fences("".join(raw)))  # validated by stream_text
+
+
+def checked_hits_answer(reply: search_answer_prompt.Answer, given: dict[int, str], mode: str) -> Draft:
+    """The one check of a reply to the hits, streamed or not: citations of chunks not given are
+    dropped and counted; an empty reply or a refusal is said to be one, never shown as an answer."""
     citations, dropped = checked_citations(reply.citations, given)
     said = reply.answer.strip()
-    mode = f"llm:{client.model}"
     if not said:
         return Draft(NO_ANSWER_EMPTY, [], mode, dropped)
     if refused(said):

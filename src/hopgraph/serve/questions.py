@@ -7,9 +7,10 @@ DRIFT, or `auto` routed global) runs on the writer when it is free, any other on
 
 `AnswerEvents` asks in a worker thread and hands its progress to the event loop: `found` (the mode
 and its route, `why`, and the hits, as soon as the mode has them — for search, before the answer
-is written, which with an LLM is most of the wait), then `done` (the whole `Answer.to_json()`), or
-`error`. A stream whose client goes away stops reading; the thread finishes the question (an LLM
-call under way is not interrupted) and its result is dropped.
+is written, which with an LLM is most of the wait), `token`s (search's answer as the LLM writes
+it), then `done` (the whole `Answer.to_json()`), or `error`. A stream whose client goes away calls
+`stop()`: the worker ends the LLM's reply at its next piece (closing the connection to the model,
+so the model stops writing); a question past its answer is finished and dropped.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import anyio.to_thread
 
 from hopgraph.engine import HopGraph
-from hopgraph.query.asking import Found
+from hopgraph.query.asking import Found, OnToken
 from hopgraph.query.modes import get_mode
 from hopgraph.query.modes.search import routed_mode
 from hopgraph.query.question import AskLimits, Question
@@ -36,12 +37,13 @@ def routed_question(hg: HopGraph, text: str, mode: str, method: str | None = Non
     return hg.routed(question) if question.mode == "auto" else question
 
 
-def ask_question(graph: SharedGraph, question: Question, found: Found | None = None) -> dict[str, Any]:
+def ask_question(graph: SharedGraph, question: Question, found: Found | None = None,
+                 on_token: OnToken | None = None) -> dict[str, Any]:
     """A checked question asked on the reader, or on the writer when it may write; its
     `Answer.to_json()`, made where the answer was (a hit's text is read from the store lazily)."""
 
     def run(hg: HopGraph) -> dict[str, Any]:
-        return hg.ask(question, found=found).to_json()
+        return hg.ask(question, found=found, on_token=on_token).to_json()
 
     return graph.write_if_free(run) if may_write(question) else graph.read(run)
 
@@ -60,23 +62,40 @@ def found_json(partial: Answer) -> dict[str, Any]:
     return {"question": whole["question"], "mode": whole["mode"], "why": whole["why"], "hits": whole["hits"]}
 
 
+class Stopped(Exception):
+    """The stream's client went away: the answer being written is abandoned."""
+
+
 class AnswerEvents:
     """One question asked in a worker thread; `next()` awaits its next event, `(kind, data)`:
-    ("found", found_json), ("done", Answer.to_json()) or ("error", the exception)."""
+    ("found", found_json), ("token", a piece of the answer's text), ("done", Answer.to_json()) or
+    ("error", the exception). `stop()` abandons it."""
 
     def __init__(self, graph: SharedGraph, question: Question) -> None:
         self._events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self._stopped = threading.Event()
         self._worker = threading.Thread(target=self._ask, args=(graph, question), name="hopgraph-answer",
                                         daemon=True)
         self._worker.start()
 
+    def stop(self) -> None:
+        """The client is gone: the LLM's reply is closed at its next piece (in the worker, the thread
+        that reads it: a generator is closed by the thread running it)."""
+        self._stopped.set()
+
     def _ask(self, graph: SharedGraph, question: Question) -> None:
         try:
-            answered = ask_question(graph, question, lambda partial: self._events.put(("found", found_json(partial))))
+            answered = ask_question(graph, question, lambda partial: self._events.put(("found", found_json(partial))),
+                                    self._token)
         except Exception as error:  # handed to the event loop, which answers or reports it
             self._events.put(("error", error))
         else:
             self._events.put(("done", answered))
+
+    def _token(self, piece: str) -> None:
+        if self._stopped.is_set():
+            raise Stopped("the client went away")
+        self._events.put(("token", piece))
 
     async def started(self) -> tuple[str, Any]:
         """The first event; a question that failed before it found anything raises its error here,

@@ -3,11 +3,12 @@ answer offline, and each kind of bad request refused with its status and a JSON 
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 import httpx
 import pytest
-from serve_kit import cli_json, without_timings
+from serve_kit import cli_json, timed_stream, without_timings
+from streaming_llm import json_answer
 
 from hopgraph.records.answers import JSON_SCHEMA_VERSION
 
@@ -148,30 +149,51 @@ def test_the_modes_are_the_registry_s_in_the_description_and_a_mode_it_lacks_is_
     assert refused.status_code == 422 and "unknown mode 'telepathy'" in refused.json()["error"]
 
 
-def streamed(server: str, **body) -> list[tuple[str, dict]]:
+def streamed(server: str, **body) -> list[tuple[str, Any]]:
     """POST /ask with `"stream": true`: its server-sent events, (name, data) in order."""
-    with httpx.stream("POST", f"{server}/ask", json={**body, "stream": True}, timeout=120) as answered:
-        assert answered.status_code == 200 and answered.headers["content-type"].startswith("text/event-stream")
-        text = answered.read().decode()
-    events = []
-    for block in filter(None, text.split("\n\n")):
-        fields = dict(line.split(": ", 1) for line in block.split("\n") if not line.startswith(":"))  # SSE: \n only
-        events.append((fields.get("event", "message"), json.loads(fields["data"])))
-    return events
+    return [(name, data) for name, data, _ in timed_stream(server, **body)]
 
 
 @pytest.mark.parametrize("body", [{"question": QUESTION}, {"question": QUESTION, "mode": "paths"},
                                   {"question": "What are the main themes across all the documents?"}])
-def test_a_streamed_answer_sends_the_hits_then_the_text_then_the_whole_answer(server, body):
+def test_a_streamed_answer_sends_the_route_hits_text_citations_and_cost_then_the_whole(server, body):
     events = streamed(server, **body)
     names = [name for name, _ in events]
-    assert names[0] == "found" and names[-1] == "done" and set(names[1:-1]) == {"text"}
-    found, done = events[0][1], events[-1][1]
-    assert (found["mode"], found["why"], found["hits"]) == (done["mode"], done["why"], done["hits"])
-    assert "".join(data["delta"] for name, data in events if name == "text") == done["answer"]["text"]
+    tokens = [data for name, data in events if name == "token"]
+    assert names == ["route", "hits", *["token"] * len(tokens), "citations", "used", "done"] and tokens
+    route, hits, citations, used, done = (events[0][1], events[1][1], *(data for _, data in events[-3:]))
+    assert (route["question"], route["mode"], route["why"], hits["hits"]) == (
+        done["question"], done["mode"], done["why"], done["hits"])
+    assert "".join(tokens) == done["answer"]["text"]
+    assert citations == {key: done["answer"][key] for key in ("text", "writer", "citations")} and used == done["used"]
     assert done["answer"]["citations"] and done["used"]["seconds"]["total"] > 0
     whole = ask(server, **body).json()
     assert without_timings(done) == without_timings(whole)
+
+
+def test_with_an_llm_the_tokens_come_as_the_model_writes_them_and_the_citations_are_checked(llm_server, model):
+    model.reset(pieces=json_answer("Burbank, California", also_cite=(99999,), size=2), gap=0.1)
+    events = timed_stream(llm_server, question="Which city is High Impact Games based in?", mode="search")
+    names = [name for name, _, _ in events]
+    tokens = [(data, at) for name, data, at in events if name == "token"]
+    assert names == ["route", "hits", *["token"] * len(tokens), "citations", "used", "done"] and len(tokens) >= 5
+    done = events[-1][1]
+    assert "".join(data for data, _ in tokens) == done["answer"]["text"] == "Burbank, California"
+    assert tokens[-1][1] - tokens[0][1] >= 0.5  # one by one as the model wrote them, not all at the end
+    assert [c["chunk"] for c in events[-3][1]["citations"]] == [done["hits"][0]["chunk"]]  # 99999 dropped
+    assert events[-2][1]["llm_calls"] == 1 and done["answer"]["writer"] == "llm:streamer"
+    assert model.bodies[-1]["stream"] is True and model.completed.is_set()
+
+
+def test_a_client_that_leaves_mid_answer_stops_the_model(llm_server, model):
+    model.reset(pieces=json_answer("word " * 300, size=2), gap=0.02)  # 30 s of writing
+    # a question of its own: the served store's reply cache would answer one asked before at once
+    events = timed_stream(llm_server, stop_after="token", question="In which state is High Impact Games?",
+                          mode="search")
+    assert [name for name, _, _ in events] == ["route", "hits", "token"]
+    assert model.disconnected.wait(10), "the model kept writing for a client that had gone"
+    assert not model.completed.is_set()
+    assert httpx.get(f"{llm_server}/health").status_code == 200
 
 
 def test_a_streamed_question_that_cannot_be_answered_is_refused_with_its_status(server):
@@ -185,7 +207,7 @@ def test_a_client_that_leaves_a_streamed_answer_does_not_hurt_the_server(server)
     for question in (QUESTION, "What are the main themes across all the documents?"):
         with httpx.stream("POST", f"{server}/ask", json={"question": question, "stream": True},
                           timeout=120) as answered:
-            next(answered.iter_lines())  # the first line of `found`, then the connection goes away
+            next(answered.iter_lines())  # the first line of `route`, then the connection goes away
     assert httpx.get(f"{server}/health").status_code == 200
     assert ask(server, question=QUESTION).status_code == 200
     assert [name for name, _ in streamed(server, question=QUESTION)][-1] == "done"

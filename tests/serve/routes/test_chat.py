@@ -5,6 +5,7 @@ mid-stream does not hurt the server."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -12,6 +13,7 @@ import httpx
 import openai
 import pytest
 from serve_kit import running_server
+from streaming_llm import json_answer
 
 from hopgraph.query.modes import mode_names
 from hopgraph.serve.routes.chat import readable
@@ -191,6 +193,38 @@ def test_a_client_that_leaves_mid_stream_does_not_hurt_the_server(client, base, 
     assert after.choices[0].message.content and after.model_extra["hopgraph"]["mode"] == "global"
     log = sample_store.parent / f"serve-{urlsplit(base).port}.log"
     assert "Traceback" not in log.read_text() and "ERROR" not in log.read_text()
+
+
+def test_with_an_llm_a_streamed_completion_passes_the_model_s_pieces_through_as_they_come(llm_server, model):
+    model.reset(pieces=json_answer("Burbank, California", size=2), gap=0.1)
+    client = openai.OpenAI(base_url=f"{llm_server}/v1", api_key="unused", max_retries=0, timeout=120)
+    question = [{"role": "user", "content": "High Impact Games is based in which city?"}]
+    arrived = [(chunk, time.monotonic()) for chunk in
+               client.chat.completions.create(model="hopgraph-search", messages=question, stream=True)]
+    content = [(chunk.choices[0].delta.content, at) for chunk, at in arrived
+               if chunk.choices and chunk.choices[0].delta.content]
+    text = "".join(piece for piece, _ in content)
+    answer, sources = text.split("\n\nSources:\n")
+    assert answer == "Burbank, California" and sources.startswith("[chunk ")
+    streamed = [at for piece, at in content if "Sources" not in piece]
+    assert len(streamed) >= 5 and streamed[-1] - streamed[0] >= 0.5  # deltas as the model wrote, not at the end
+    finish = arrived[-1][0]
+    assert finish.choices[0].finish_reason == "stop" and finish.model_extra["hopgraph"]["writer"] == "llm:streamer"
+
+
+def test_a_chat_client_that_leaves_mid_answer_stops_the_model(llm_server, model):
+    model.reset(pieces=json_answer("word " * 300, size=2), gap=0.02)  # 30 s of writing
+    client = openai.OpenAI(base_url=f"{llm_server}/v1", api_key="unused", max_retries=0, timeout=120)
+    question = [{"role": "user", "content": "Which state is High Impact Games in, exactly?"}]
+    stream = client.chat.completions.create(model="hopgraph-search", messages=question, stream=True)
+    content = 0
+    for chunk in stream:
+        content += bool(chunk.choices and chunk.choices[0].delta.content)
+        if content == 3:
+            break
+    stream.close()
+    assert model.disconnected.wait(10), "the model kept writing for a chat client that had gone"
+    assert not model.completed.is_set()
 
 
 def test_readable_lists_each_citation_and_falls_back_to_the_note():

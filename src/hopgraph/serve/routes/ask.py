@@ -3,8 +3,10 @@ the hits with their ranks and how each was found, the relation paths, the citati
 each stage), with optional `limits` for this question only (query/question.AskLimits). The question is
 checked once and, in `auto` mode, routed once: the route that decides whether it may write is the
 route it is answered by (serve/questions.py). With `"stream": true` the answer comes as server-sent
-events (the `stream` field's description; serve/questions.AnswerEvents): the hits while the answer is
-written, then the answer. Bad input is refused with its status before a stream opens."""
+events (the `stream` field's description; serve/questions.AnswerEvents): the route and the hits
+while the answer is written, its text as an LLM writes it, then its checked citations and what it
+cost. Bad input is refused with its status before a stream opens; a client that goes away stops
+the LLM's reply."""
 
 from __future__ import annotations
 
@@ -63,9 +65,11 @@ class AskRequest(BaseModel):
                                description=f"For mode search: {method_help()}.")
     top: int | None = Field(default=None, ge=1, le=1000, description="Places in the answer.")
     answer: bool = Field(default=True, description="False: the ranked chunks only (`ask --no-answer`).")
-    stream: bool = Field(default=False, description="Server-sent events: `found` (mode, why, hits) as soon as "
-                         "the hits are known, `text` ({delta}) pieces of the answer, `done` (the whole answer, "
-                         "as without `stream`), or `error` ({error, status}).")
+    stream: bool = Field(default=False, description="Server-sent events: `route` ({question, mode, why}) and "
+                         "`hits` ({hits}) as soon as the hits are known; `token` (a piece of the answer's text, "
+                         "as the LLM writes it; the whole text in pieces without one); `citations` ({text, "
+                         "writer, citations}: the checked answer), `used` (what it cost), `done` (the whole "
+                         "answer, as without `stream`); or `error` ({error, status}).")
     limits: QuestionLimits | None = None
 
     @field_validator("mode")
@@ -91,16 +95,27 @@ def _question(hg: HopGraph, request: AskRequest) -> Question:
 
 
 async def _events(events: AnswerEvents, first: tuple[str, Any]) -> AsyncIterator[ServerSentEvent]:
-    """`found` (mode, why, hits), `text` deltas of the answer, `done` (the whole answer: its checked
-    citations, `used`); or an `error` event."""
-    kind, data = first
-    while kind == "found":
-        yield event(data, "found")
-        kind, data = await events.next()
-    if kind == "error":
-        status, message = failure(data, "POST /ask")
-        yield event({"error": message, "status": status}, "error")
-        return
-    for piece in deltas(data["answer"]["text"]):
-        yield event({"delta": piece}, "text")
-    yield event(data, "done")
+    """`route`, `hits`, `token`s, `citations`, `used`, `done`; or an `error` event. Leaving early (the
+    client gone: the stream is cancelled) stops the question's LLM reply."""
+    try:
+        kind, data = first
+        streamed = False
+        while kind in ("found", "token"):
+            if kind == "found":
+                yield event({key: data[key] for key in ("question", "mode", "why")}, "route")
+                yield event({"hits": data["hits"]}, "hits")
+            else:
+                streamed = True
+                yield event(data, "token")
+            kind, data = await events.next()
+        if kind == "error":
+            status, message = failure(data, "POST /ask")
+            yield event({"error": message, "status": status}, "error")
+            return
+        for piece in [] if streamed else deltas(data["answer"]["text"]):
+            yield event(piece, "token")
+        yield event({key: data["answer"][key] for key in ("text", "writer", "citations")}, "citations")
+        yield event(data["used"], "used")
+        yield event(data, "done")
+    finally:
+        events.stop()

@@ -11,12 +11,12 @@ says it: `mode` (the mode that answered), `why` (the route: the router's reason 
 `paths` (the relation paths of `paths` mode) and `note`.
 
 `"stream": true` sends server-sent `chat.completion.chunk` events: the role as soon as the hits
-are known (serve/questions.AnswerEvents), then the content in deltas of a few words once the answer
-is written (the LLM client reads a reply whole: its tokens are not streamed), a last chunk with
-`finish_reason` "stop" and the `hopgraph` key, the usage chunk when
-`stream_options.include_usage` asks for it, then `data: [DONE]`. A failure before the hits are
-known keeps its error status; one after is an `{"error": …}` event. A client that goes away
-mid-stream stops the events; the question under way is finished and dropped.
+are known (serve/questions.AnswerEvents), then the content: search's answer as the LLM writes it,
+a delta per piece the model sends, and its `Sources:` once it is whole (an answer written whole —
+no LLM, or another mode — comes in deltas of a few words); a last chunk with `finish_reason` "stop"
+and the `hopgraph` key, the usage chunk when `stream_options.include_usage` asks for it, then
+`data: [DONE]`. A failure before the hits are known keeps its error status; one after is an
+`{"error": …}` event. A client that goes away mid-stream stops the events and the LLM's reply.
 """
 
 from __future__ import annotations
@@ -80,12 +80,17 @@ def _mode(model: str) -> str:
 def readable(answered: dict[str, Any]) -> str:
     """The answer's text, then a `Sources:` line per citation; the note when there is no text."""
     text = answered["answer"]["text"].strip() or answered["note"] or "hopgraph found nothing to answer this from."
+    return text + sources_text(answered)
+
+
+def sources_text(answered: dict[str, Any]) -> str:
+    """What follows the answer's text: a `Sources:` line per citation ("" when it cites nothing)."""
     cited = answered["answer"]["citations"]
     if not cited:
-        return text
+        return ""
     titles = {hit["chunk"]: hit["title"] for hit in answered["hits"]}
     sources = [f"[chunk {c['chunk']}] {c['source'] or titles.get(c['chunk'], '')}".rstrip() for c in cited]
-    return text + "\n\nSources:\n" + "\n".join(sources)
+    return "\n\nSources:\n" + "\n".join(sources)
 
 
 def provenance(answered: dict[str, Any]) -> dict[str, Any]:
@@ -97,16 +102,23 @@ def provenance(answered: dict[str, Any]) -> dict[str, Any]:
 
 async def _chunks(events: AnswerEvents, first: tuple[str, Any], reply: Reply,
                   include_usage: bool) -> AsyncIterator[ServerSentEvent]:
-    yield event(reply.chunk({"role": "assistant", "content": ""}))
-    kind, data = first
-    while kind == "found":
-        kind, data = await events.next()
-    if kind == "error":
-        yield event(error_body(*failure(data, "POST /v1/chat/completions")))
-        return
-    for piece in deltas(readable(data)):
-        yield event(reply.chunk({"content": piece}))
-    yield event(reply.chunk({}, "stop", hopgraph=provenance(data)))
-    if include_usage:
-        yield event(reply.usage_chunk(usage(data["used"])))
-    yield event("[DONE]")
+    try:
+        yield event(reply.chunk({"role": "assistant", "content": ""}))
+        kind, data = first
+        streamed = False
+        while kind in ("found", "token"):
+            if kind == "token":
+                streamed = True
+                yield event(reply.chunk({"content": data}))
+            kind, data = await events.next()
+        if kind == "error":
+            yield event(error_body(*failure(data, "POST /v1/chat/completions")))
+            return
+        for piece in deltas(sources_text(data) if streamed else readable(data)):
+            yield event(reply.chunk({"content": piece}))
+        yield event(reply.chunk({}, "stop", hopgraph=provenance(data)))
+        if include_usage:
+            yield event(reply.usage_chunk(usage(data["used"])))
+        yield event("[DONE]")
+    finally:
+        events.stop()  # the client gone (the stream cancelled): the LLM's reply is closed
