@@ -1,5 +1,6 @@
 """The inspector's screenshots in docs/ (README, "Inspector"): the stages of the sample's two-hop
-question and the graph view around it, taken in headless Debian chromium.
+question, the name-link graph its search walked, the knowledge graph around it and the documents
+view (what the store holds), taken in headless Debian chromium.
 
     python bench/inspector_screenshots.py [--store PATH]
 
@@ -29,10 +30,16 @@ def take(url: str, docs: Path) -> None:
         page.wait_for_selector("#links td")
         page.screenshot(path=str(docs / "inspector.png"), full_page=True)
         page.set_viewport_size({"width": 1440, "height": 900})
+        page.click(".tab[data-view=walk]")
+        page.wait_for_selector("#walk[data-nodes]")
+        page.screenshot(path=str(docs / "inspector-walk.png"))
         page.click(".tab[data-view=graph]")
         click_seed(page)
         page.wait_for_selector("#entity .relations li")
         page.screenshot(path=str(docs / "inspector-graph.png"))
+        page.click(".tab[data-view=documents]")
+        page.wait_for_selector("#documents-table tbody tr")
+        page.screenshot(path=str(docs / "inspector-documents.png"))
         browser.close()
 
 
@@ -53,7 +60,7 @@ def main() -> None:
         store = args.store or build_sample_store(Path(scratch) / "inspector.db")
         with serving(store) as url:
             take(url, ROOT / "docs")
-    print("wrote docs/inspector.png and docs/inspector-graph.png")
+    print("wrote docs/inspector.png, inspector-walk.png, inspector-graph.png and inspector-documents.png")
 
 
 if __name__ == "__main__":

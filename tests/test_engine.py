@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,7 @@ import hopgraph.engine
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.query.ask import AskLimits
-from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
+from hopgraph.query.question import MAX_QUESTION_CHARS, AskLimits
 
 QUESTION = "Where is the director of Big Stone Gap based?"
 
@@ -183,3 +183,16 @@ def test_indexing_a_missing_file_raises_and_writes_nothing(tmp_path, embedder):
             hg.index([text_file, tmp_path / "nope.txt"])
         assert hg.store.active_documents() == {}
         assert embedder.calls == 0
+
+
+def test_ask_with_a_model_server_that_never_answers_ends_within_30_seconds(tmp_path, embedder):
+    """Issue 25 (2): with the default settings a silent endpoint cost `ask` 249 s."""
+    from fake_llm import silent_url
+
+    with silent_url() as url, HopGraph(str(tmp_path / "s.db"), Settings(llm_url=url, llm_model="m"),
+                                       embedder=embedder) as hg:
+        hg.index_documents(TINY_CORPUS)
+        started = time.monotonic()
+        with pytest.raises(HopgraphError, match="not reachable: timed out"):
+            hg.ask("Where is the director of Big Stone Gap based?")
+        assert time.monotonic() - started < 30

@@ -3,7 +3,7 @@
 from importlib import metadata
 
 from hopgraph.engine import HopGraph
-from hopgraph.query.ask import AskLimits
+from hopgraph.query.question import AskLimits
 from hopgraph.records.documents import Document
 from hopgraph.records.retrieval import Budget, Hit, Retrieval
 

@@ -44,10 +44,15 @@ class Settings:
     llm_model: str = ""
     llm_api_key: str = ""
     llm_concurrency: int = 4
-    # Seconds one LLM reply may take (a silent server is given up on then, and retried), and the
-    # deadline all the LLM calls of one question share (`ask`; 0 = none): past it, the call fails.
+    # Seconds one LLM reply may take in all (it is streamed), seconds to its first byte (a server
+    # that accepts and never answers is given up on then, retried once, and then no call is tried),
+    # the deadline all the LLM calls of one question share (`ask`; 0 = none): past it, the call
+    # fails; and the one of a long job (`extract`, `extract --backfill`; 0 = none): past it the
+    # job stops, keeps what it extracted, and says so.
     llm_timeout: float = 60.0
+    llm_first_byte: float = 12.0
     llm_deadline: float = 300.0
+    llm_job_deadline: float = 0.0
     gleanings: int = 0
     # `ask --mode local|paths` with an LLM whose extraction the store holds: the question's top hits
     # from chunks it has not read yet are extracted first, at most this many (0 = never; query/live.py).

@@ -3,7 +3,8 @@
 It owns what is expensive to make and reuse — the store, the embedder, the in-memory search index,
 the knowledge-graph view, the LLM client — makes each on first use, and drops what a write made
 stale. Every public method checks its input once and then calls down once, handing the function
-below exactly the data it needs.
+below exactly the data it needs; a question gets a `QueryContext` (query/context.py) and never this
+facade.
 """
 
 from __future__ import annotations
@@ -18,22 +19,23 @@ from hopgraph.communities.refresh import refresh_reports
 from hopgraph.communities.reports import ReportRun, representative_chunks
 from hopgraph.config import Settings, load_settings
 from hopgraph.errors import HopgraphError
-from hopgraph.ingest import sync
-from hopgraph.ingest.pipeline import IndexReport, index_documents, read_paths
+from hopgraph.ingest import indexing
+from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
 from hopgraph.kg.facts import Vocabulary
-from hopgraph.linkgraph.names import read_gazetteer
 from hopgraph.llm import LLMCache, LLMClient, StepUsage
 from hopgraph.plugins import load_plugins
-from hopgraph.query import ask as modes
-from hopgraph.query.answering import answer_question
+from hopgraph.query import asking
+from hopgraph.query.asking import Found
 from hopgraph.query.chains import ChainCheck, check_chain, parse_chains
+from hopgraph.query.context import CorpusResult, QueryContext
 from hopgraph.query.drift import DriftBudget, DriftResult, drift_search
 from hopgraph.query.global_search import GlobalBudget, GlobalResult, global_search
 from hopgraph.query.lazy import LazyBudget, LazyResult, lazy_global_search
-from hopgraph.query.local import GraphView, LocalBudget, LocalResult, local_search
+from hopgraph.query.local import GraphView, LocalBudget, LocalResult
 from hopgraph.query.paths import Follow, find_paths
+from hopgraph.query.question import AskLimits, Question, check_question
 from hopgraph.query.themes import ChunksOf
 from hopgraph.records.answers import Answer
 from hopgraph.records.communities import CommunityTree
@@ -41,15 +43,15 @@ from hopgraph.records.documents import Document, Skip
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
 from hopgraph.records.names import GazetteerEntry
-from hopgraph.records.retrieval import Budget, Retrieval
+from hopgraph.records.retrieval import Retrieval
 from hopgraph.retrieval.index import SearchIndex
-from hopgraph.retrieval.methods import check_question, parse_method, run_method
-from hopgraph.retrieval.router import AUTO, Route, run_auto
-from hopgraph.retrieval.router import route as route_question
+from hopgraph.retrieval.methods import parse_method
+from hopgraph.retrieval.router import AUTO, Route
 from hopgraph.retrieval.snapshot import load_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
+from hopgraph.text.model_identity import check_store_embedder
 
 T = TypeVar("T")
 THEME_CHUNKS = 8  # a theme's supporting sentences come from its community's 8 most representative chunks
@@ -101,6 +103,7 @@ class HopGraph:
     @property
     def search_index(self) -> SearchIndex:
         if self._search_index is None:
+            check_store_embedder(self.store.meta(), self.embedder)  # vectors of other weights never mix
             self._search_index = load_search_index(self.store, self.embedder, self.settings.ann_threshold)
         return self._search_index
 
@@ -126,7 +129,7 @@ class HopGraph:
         if self._llm is None:
             cache = self.llm_cache or self.store.reply_cache()
             self._llm = LLMClient(self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key,
-                                  timeout=self.settings.llm_timeout,
+                                  timeout=self.settings.llm_timeout, first_byte=self.settings.llm_first_byte,
                                   max_concurrency=self.settings.llm_concurrency, cache=cache)
         return self._llm
 
@@ -142,40 +145,40 @@ class HopGraph:
         return self.store.chunk_texts(list(chunk_ids))
 
     def vocabulary(self) -> Vocabulary:
-        return Vocabulary.parse(self.settings.entity_types, self.settings.relation_types)
+        return Vocabulary.of(self.settings)
 
     # --- indexing ----------------------------------------------------------------------------------
 
     def index(self, paths: Sequence[str | Path], names_file: str | Path | None = None,
-              follow_links: bool = False) -> IndexReport:
+              follow_links: bool = False, reembed: bool = False) -> IndexReport:
         """Add or refresh the files and folders; a folder is the truth (ingest/sync.py): its files
         deleted or renamed since the last run are withdrawn. Unreadable files are skipped (all of
         them: an InputError), as are a folder's links to files or folders outside it unless
-        `follow_links` (what a link brings in is stored under its path in the folder)."""
-        gazetteer = read_gazetteer(Path(names_file)) if names_file else ()
-        read = read_paths(paths, self.quiet, follow_links)
-        if gazetteer:
-            kg_build.save_gazetteer(self.store, gazetteer)
-        sources = {d.source for d in read.documents}
-        stored = {d.source for d in self.store.active_documents().values()}
-        gone = sync.sources_gone(stored, sync.folders_named(paths), sources, read.kept)
-        return self.index_documents(read.documents, gazetteer, sources | gone, read.skipped)
+        `follow_links` (what a link brings in is stored under its path in the folder). `reembed`
+        embeds every chunk again: a store whose vectors other weights made opens again."""
+        return self._written(indexing.index_paths(self.store, self.embedder, paths, self.settings, names_file,
+                                                  follow_links, self.quiet, reembed), reembed)
 
     def remove(self, targets: Sequence[str]) -> IndexReport:
         """Withdraw documents by id, file or folder: their chunks, the vectors of texts no other chunk
         holds, keyword entries, links, and the facts only they stated (the graph is rebuilt from what
         remains)."""
         self._catch_up_graph()  # a remove killed after its commit is finished before "not indexed" is said
-        return self.index_documents([], withdraw=sync.documents_named(self.store.active_documents().values(), targets))
+        return self._written(indexing.remove_documents(self.store, self.embedder, targets, self.settings, self.quiet))
 
     def index_documents(self, docs: Sequence[Document], gazetteer: Sequence[GazetteerEntry] = (),
                         replace_sources: bool | Collection[str] = True, skipped: Sequence[Skip] = (),
-                        withdraw: Collection[int] = ()) -> IndexReport:
-        # The gazetteer given once with `index --names` stays in force for every later run.
-        gazetteer = gazetteer or kg_build.stored_gazetteer(self.store)
-        report = index_documents(self.store, self.embedder, docs, self.settings, gazetteer, self.quiet,
-                                 replace_sources, skipped, withdraw)
-        if report.changed or report.links or report.names:
+                        withdraw: Collection[int] = (), reembed: bool = False) -> IndexReport:
+        """Documents already read (ingest/indexing.add_documents): added or refreshed by source and title.
+        `reembed` embeds every chunk again: a store whose vectors other weights made opens again."""
+        return self._written(indexing.add_documents(self.store, self.embedder, docs, self.settings, gazetteer,
+                                                    replace_sources, skipped, withdraw, self.quiet, reembed=reembed),
+                             reembed)
+
+    def _written(self, report: IndexReport, reembedded: bool = False) -> IndexReport:
+        """What an index or remove run made stale is dropped (every vector, after a re-embedding),
+        and the graph follows the facts."""
+        if report.changed or report.links or report.names or reembedded:
             self._search_index = None
         if report.changed:  # facts carried to new chunks cite them in the store's graph now
             self._graph_view = None
@@ -198,7 +201,8 @@ class HopGraph:
         state keeps both extractors on its source."""
         client = client or self.llm()
         rounds = self.settings.gleanings if gleanings is None else gleanings
-        report = extract_pending(self.store, client, self.vocabulary(), rounds, progress)  # type: ignore[arg-type]
+        report = extract_pending(self.store, client, self.vocabulary(), rounds, progress,  # type: ignore[arg-type]
+                                 self.settings.llm_job_deadline or None)
         if parse:
             kg_build.run_extractors(self.store, [kg_build.parse_extractor(self.vocabulary())], self.quiet)
         self.build_graph()
@@ -261,46 +265,43 @@ class HopGraph:
 
     # --- questions ---------------------------------------------------------------------------------
 
-    def ask(self, question: str, mode: str = "auto", method: str | None = None,
-            top: int | None = None, answer: bool = True, limits: modes.AskLimits | None = None) -> Answer:
-        """Answer in one mode (query/ask.py); `auto` lets the router choose. A `method` asks for
+    def ask(self, question: str | Question, mode: str = "auto", method: str | None = None,
+            top: int | None = None, answer: bool = True, limits: AskLimits | None = None, *,
+            found: Found | None = None) -> Answer:
+        """Answer in one mode (query/modes/); `auto` lets the router choose. A `method` asks for
         plain search with it. Search ends in an answer (the LLM's from the hits, or offline their
         best sentences, query/extractive.py) unless `answer` is False. `limits` bound this question
         only. Every mode returns the same `Answer`. Bad input raises InputError before any work is
-        done; the LLM calls of one question share the `llm_deadline`."""
-        return answer_question(self, question, mode, method, top, answer, limits)
+        done; the LLM calls of one question share the `llm_deadline`. A `Question` made by
+        `question` (and perhaps `routed`) is asked as it is, the other arguments ignored. `found`
+        is told the answer so far once the mode has run, before search's answer is written."""
+        if not isinstance(question, Question):
+            question = self.question(question, mode, method, top, answer, limits)
+        return asking.ask(self._context(), question, found)
+
+    def question(self, text: str, mode: str = "auto", method: str | None = None, top: int | None = None,
+                 answer: bool = True, limits: AskLimits | None = None) -> Question:
+        """The question checked once, for callers that look at it before asking (`POST /ask`)."""
+        return asking.make_question(text, mode, method, top, answer, limits)
+
+    def routed(self, question: Question) -> Question:
+        """The question with its route, routed now unless it already was (asking it routes no more)."""
+        return question if question.route else question.routed(self._context().route(question.text))
 
     def search(self, question: str, method: str = "hybrid+names+links", top: int | None = None,
                seeds: int | None = None, route: Route | None = None) -> Retrieval:
         """Ranked chunks by a retrieval method. `method="auto"` routes the question first (or takes
         the given `route`) and runs the method it chose."""
-        if method.strip().lower() != AUTO:
-            parse_method(method)
-        return self._search(check_question(question), method, top, seeds, route)
-
-    def _search(self, question: str, method: str, top: int | None, seeds: int | None = None,
-                route: Route | None = None) -> Retrieval:
-        budget = Budget(top=self.settings.top if top is None else top,
-                        seeds=self.settings.seeds if seeds is None else seeds)
-        if method.strip().lower() == AUTO:
-            return run_auto(self.search_index, question, budget, self.settings.rrf_k, self._llm_if_configured(),
-                            route)
-        return run_method(self.search_index, question, method, budget, self.settings.rrf_k)
+        spec = None if method.strip().lower() == AUTO else parse_method(method)
+        return self._context().search(check_question(question), method, top, seeds, route, spec)
 
     def route(self, question: str) -> Route:
         """Lookup, multi-hop or global, with the signal that decided it; the LLM (if configured) is
         asked only when the cheap signals leave the question undecided."""
-        return self._route(check_question(question))
-
-    def _route(self, question: str) -> Route:
-        return route_question(question, self.search_index, self._llm_if_configured())
+        return self._context().route(check_question(question))
 
     def local(self, question: str, budget: LocalBudget | None = None) -> LocalResult:
-        return self._local(check_question(question), budget)
-
-    def _local(self, question: str, budget: LocalBudget | None) -> LocalResult:
-        return local_search(self.graph_view, self.search_index, question, budget or LocalBudget(top=self.settings.top),
-                            self.settings.rrf_k)
+        return self._context().local(check_question(question), budget)
 
     def global_search(self, question: str, budget: GlobalBudget | None = None) -> GlobalResult:
         """A question about the whole collection, from community reports: map-reduce by the LLM when one
@@ -341,8 +342,21 @@ class HopGraph:
     @never_waits
     def _drift(self, question: str, budget: DriftBudget | None) -> DriftResult:
         budget = budget or DriftBudget(followups=self.settings.drift_followups, depth=self.settings.drift_depth)
-        return drift_search(question, self.reports(must_store=False).reports, lambda q: self._local(q, budget.local),
+        local = self._context().local
+        return drift_search(question, self.reports(must_store=False).reports, lambda q: local(q, budget.local),
                             budget, self._llm_if_configured(), self.cached_embedder)
+
+    def _context(self) -> QueryContext:
+        """What a question needs from this facade, made per call (cheap: the index, the graph view
+        and the LLM client stay here, made once)."""
+        return QueryContext(self.store, self.settings, lambda: self.search_index, lambda: self.graph_view,
+                            self._llm_if_configured(), lambda texts: self.embedder.embed(texts), self._corpus,
+                            self.build_graph)
+
+    def _corpus(self, mode: str, question: str) -> CorpusResult:
+        """Community search for a question already checked: the modes run it through the context."""
+        run = {"global": self._global, "lazy": self._lazy, "drift": self._drift}[mode]
+        return run(question, None)
 
     # --- lifetime ----------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ EXTRAS: dict[str, str] = {
     "pdf": "pypdf",
     "docx": "python-docx",
     "postgres": "the PostgreSQL driver (psycopg, pgvector)",
-    "serve": "FastAPI and uvicorn",
+    "serve": "FastAPI, uvicorn, fastapi-offline and sse-starlette",
     "langchain": "langchain-core",
     "llamaindex": "llama-index-core",
     "mcp": "the mcp package (2.x)",

@@ -30,7 +30,7 @@ def load_plugins() -> list[str]:
     for entry in metadata.entry_points(group=GROUP):
         try:
             entry.load()()
-        except Exception as err:
+        except Exception as err:  # any failure in foreign code is reported, not raised
             print(f"hopgraph: warning: plugin {entry.name!r} ({entry.value}) failed to load: {err}",
                   file=sys.stderr)
             continue

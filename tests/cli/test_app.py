@@ -14,10 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
+from child_env import child_env
 from cli_kit import fails, invoke
 
 import hopgraph.cli.app
 import hopgraph.engine
+from hopgraph import __version__
 
 QUESTION = "Who supplies Corvane Brake Systems?"
 
@@ -116,13 +118,11 @@ def test_an_unreadable_file_in_a_folder_is_skipped_with_one_line_and_the_rest_in
     assert "2 documents read, 1 file skipped — 2 added" in out
 
 
-def test_a_folder_of_unreadable_files_is_one_line_and_no_store_content(workdir, monkeypatch, capsys):
+def test_a_folder_of_unreadable_files_is_one_line_and_no_store(workdir, monkeypatch, capsys):
     cannot_read(monkeypatch, *(workdir / "docs").iterdir())
     err = fails(monkeypatch, capsys, "index", str(workdir / "docs"), "--store", str(workdir / "s.db"))
     assert "nothing to index: all 3 files were skipped — " in err and err.count("Permission denied") == 3
-    with sqlite3.connect(workdir / "s.db") as db:  # opened for writing, but nothing was written
-        assert db.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
-        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert not (workdir / "s.db").exists()  # the store the failing run made is removed, not left empty
 
 
 # --- the store: locked, foreign, mistyped -------------------------------------------------------------
@@ -202,3 +202,12 @@ def test_the_store_is_unchanged_by_a_failed_command(imported, workdir, monkeypat
     fails(monkeypatch, capsys, "import-triples", str(workdir / "bad.csv"), "--store", str(imported))
     assert digest(imported) == before
     assert not os.path.exists(str(imported) + ".writer")
+
+
+# --- version -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["hopgraph"], [sys.executable, "-m", "hopgraph"]])
+def test_version_prints_the_installed_version_as_a_command_and_as_python_m(command):
+    program = [str(Path(sys.executable).with_name("hopgraph"))] if command == ["hopgraph"] else command
+    done = subprocess.run([*program, "--version"], env=child_env(), capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, f"hopgraph {__version__}\n"), done.stderr

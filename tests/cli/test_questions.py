@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_kit import fails
+from spies import count_calls
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
@@ -84,6 +85,12 @@ def test_remove_withdraws_a_file_and_names_what_it_cannot_find(workdir: Path, mo
     assert ": 2 documents withdrawn; 0 names, 0 links in " in result.stdout
 
 
+def test_a_question_with_undecodable_bytes_is_one_line_and_exit_2(store: Path, monkeypatch, capsys):
+    question = b"who owns caf\xe9 Noir?".decode("utf-8", "surrogateescape")  # argv's Latin-1 byte, as Python reads it
+    out = fails(monkeypatch, capsys, "ask", question, "--store", str(store))
+    assert "not valid UTF-8" in out
+
+
 def test_index_summary_counts_the_added_documents(workdir: Path):
     corpus = workdir / "two.json"
     corpus.write_text(json.dumps([{"title": "Alpha", "text": "Alpha mentions Beta."},
@@ -135,6 +142,32 @@ def test_ask_json_obeys_method_and_top(store: Path):
     assert hits[0]["title"] == "Gap Inc."
 
 
+@pytest.mark.parametrize("args", [(), ("--method", "hybrid+names+links")])
+def test_ask_checks_the_question_once_and_routes_it_at_most_once(store: Path, monkeypatch, args):
+    import hopgraph.query.question
+    import hopgraph.retrieval.methods
+    import hopgraph.retrieval.router
+
+    checks = count_calls(monkeypatch, hopgraph.query.question.check_question)
+    parses = count_calls(monkeypatch, hopgraph.retrieval.methods.parse_method)
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
+    asked = json.loads(invoke("ask", QUESTION, *args, "--store", str(store), "--json", "--quiet").stdout)
+    assert asked["hits"] and len(checks) == 1
+    if args:  # a method asks for search with it: parsed once, never routed
+        assert (asked["mode"], len(parses), len(routes)) == ("search", 1, 0)
+    else:
+        assert asked["why"].startswith("router: ") and len(routes) == 1
+
+
+def test_ask_help_lists_every_mode_of_the_registry_with_its_description():
+    from hopgraph.query.modes import modes
+
+    help_text = CliRunner().invoke(hopgraph.cli.app.app, ["ask", "--help"]).stdout
+    shown = " ".join(help_text.replace("│", " ").split())  # rich's box and line breaks aside
+    for mode in modes():
+        assert f"{mode.name} ({mode.description})" in shown
+
+
 def test_ask_prints_each_hit_with_its_path(store: Path):
     result = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--quiet")
     assert result.stdout.startswith("mode: search (--method hybrid+names+links)\n")
@@ -156,7 +189,7 @@ def test_ask_answers_first_with_cited_sentences_and_no_answer_keeps_the_hits_onl
 def test_render_retrieval_shortens_long_texts_to_the_width():
     hit = Hit(chunk_id=1, doc_id=1, title="Long", text="word " * 100, score=0.5, found_by="bm25")
     lines = render_retrieval(Retrieval("bm25", [hit]), width=40).splitlines()
-    assert lines[0] == "1. Long  [bm25]  score 0.5000"
+    assert lines[0] == "1. Long  [bm25]  score 1.0000 (bm25 0.5000)"  # 1/rank, then the stage's own number
     assert len(lines[1].strip()) == 40 and lines[1].endswith("…")
 
 
@@ -164,8 +197,8 @@ def test_a_hit_from_a_file_shows_where_to_find_it_and_a_record_does_not_repeat_i
     from_pdf = Hit(1, 1, "Casting review", "Kallur supplies pig iron.", 0.5, "bm25", source="report.pdf#p3")
     from_record = Hit(2, 2, "Galt House", "A hotel.", 0.4, "bm25", source="Galt House#1")
     lines = render_retrieval(Retrieval("bm25", [from_pdf, from_record])).splitlines()
-    assert lines[0] == "1. Casting review  (report.pdf#p3)  [bm25]  score 0.5000"
-    assert lines[2] == "2. Galt House  [bm25]  score 0.4000"
+    assert lines[0] == "1. Casting review  (report.pdf#p3)  [bm25]  score 1.0000 (bm25 0.5000)"
+    assert lines[2] == "2. Galt House  [bm25]  score 0.5000 (bm25 0.4000)"
 
 
 def test_citations_name_the_file_and_page_when_known():

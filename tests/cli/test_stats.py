@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cli_kit import fails, invoke
 
+from hopgraph.records.answers import JSON_SCHEMA_VERSION
 from hopgraph.store import open_store
 
 ENDED = ("subject,relation,object,source,date\n"
@@ -21,7 +22,7 @@ def test_stats_json_counts_what_the_store_holds(imported: Path, workdir: Path) -
     invoke("communities", "--store", str(imported))
     invoke("ask", "Who supplies Corvane Brake Systems?", "--store", str(imported))  # writes the search snapshot
     stats = json.loads(invoke("stats", "--json", "--store", str(imported)))
-    assert (stats["schema"], stats["command"], stats["backend"]) == (1, "stats", "sqlite")
+    assert (stats["schema"], stats["command"], stats["backend"]) == (JSON_SCHEMA_VERSION, "stats", "sqlite")
     with closing(open_store(str(imported), create=False)) as store:
         graph, tree = store.knowledge_graph(), store.community_tree()
         chunks, names = len(store.chunk_table()), store.name_graph()

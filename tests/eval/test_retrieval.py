@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from evalkit import PARAGRAPHS, RECORDS, record, write
-from testkit import E2E_METHODS, E2E_RECORDS, SHARED_DATA, BagOfWordsEmbedder
+from testkit import E2E_METHODS, E2E_RECORDS, SHARED_DATA, TINY_CORPUS, BagOfWordsEmbedder
 
 import hopgraph.engine
 from hopgraph.config import Settings
 from hopgraph.errors import InputError
 from hopgraph.eval import (
     Question,
+    corpus_documents,
     default_store,
     format_table,
     load_questions,
@@ -267,3 +268,16 @@ def test_on_a_2wiki_slice_names_and_links_reach_the_second_and_fourth_paragraphs
     overall = {m: r["all"]["both_found"] for m, r in result["methods"].items()}
     assert overall["hybrid+names+links"] >= 0.85
     assert overall["hybrid+names+links"] >= overall["hybrid"] + 0.4
+
+
+def test_a_corpus_folder_is_read_as_index_reads_it_and_keyed_by_its_files(tmp_path, bag_of_words):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i, doc in enumerate(TINY_CORPUS):
+        (folder / f"{i:02d}.md").write_text(f"# {doc.title}\n\n{doc.text}\n", encoding="utf-8")
+    docs, first = corpus_documents(folder)
+    assert [d.title for d in docs] == [d.title for d in TINY_CORPUS]
+    result = run_eval(write(tmp_path / "q.json", RECORDS), folder, methods=["bm25"], store=str(tmp_path / "f.db"))
+    assert result["n_paragraphs"] == 7
+    (folder / "00.md").rename(folder / "99.md")  # a rename is another corpus (another cache file)
+    assert corpus_documents(folder)[1] != first

@@ -13,6 +13,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.export import build_export_graph
 from hopgraph.export.graphs import LIST_SEPARATOR, NONE_ID, ExportGraph, safe
+from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.documents import Document
 
@@ -108,3 +109,29 @@ def test_a_knowledge_graph_without_communities_names_the_step_to_run(suppliers: 
 
 def test_characters_xml_cannot_hold_are_dropped() -> None:
     assert safe("page\x0cbreak\x00 and\ttab\n") == "pagebreak and\ttab\n"
+
+
+def test_every_entity_and_relation_names_its_source_documents(suppliers: HopGraph) -> None:
+    graph = build_export_graph(suppliers.store, "kg")
+    docs = {d.id: d for d in suppliers.store.active_documents().values()}
+    doc_of = suppliers.store.chunk_docs()
+    for k, chunks in enumerate(graph.edge_attrs["source_chunks"]):
+        ids = [int(c) for c in str(chunks).split(LIST_SEPARATOR)]
+        wanted = list(dict.fromkeys(docs[doc_of[c]].source for c in ids))
+        assert graph.edge_attrs["documents"][k] == LIST_SEPARATOR.join(wanted)
+        assert graph.edge_attrs["document_titles"][k] == LIST_SEPARATOR.join(
+            dict.fromkeys(docs[doc_of[c]].title for c in ids))
+    assert all(graph.nodes["documents"]) and all(graph.edge_attrs["documents"])
+    assert any(".md" in d for d in graph.edge_attrs["documents"])  # file paths, not only ids
+
+
+def test_the_kg_export_leaves_co_occurrence_out_unless_asked(suppliers: HopGraph) -> None:
+    suppliers.extract_concepts()  # the no-LLM concept graph: CO_OCCURS edges beside the typed triples
+    kg = suppliers.knowledge_graph
+    co = sum(r.relation == CO_OCCURS for r in kg.relations)
+    assert co > 0
+    typed = build_export_graph(suppliers.store, "kg")
+    everything = build_export_graph(suppliers.store, "kg", with_cooccurrence=True)
+    assert CO_OCCURS not in typed.edge_attrs["relation"]
+    assert typed.edge_count == len(kg.relations) - co
+    assert everything.edge_count == len(kg.relations)

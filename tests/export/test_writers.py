@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -17,9 +18,10 @@ from hopgraph.errors import HopgraphError
 from hopgraph.export import build_export_graph, write_export
 from hopgraph.export.graphs import ExportGraph
 
-KG_NODE_ATTRS = {"key", "label", "kind", "entity", "type", "description", "aliases", "chunks"}
+KG_NODE_ATTRS = {"key", "label", "kind", "entity", "type", "description", "aliases", "chunks", "documents",
+                 "document_titles"}
 KG_EDGE_ATTRS = {"relation", "label", "relation_id", "description", "source_chunk", "source_chunks", "weight",
-                 "valid_from", "valid_until", "superseded_by", "current"}
+                 "valid_from", "valid_until", "superseded_by", "current", "documents", "document_titles"}
 
 
 def store_edges(hg: HopGraph) -> set[tuple[str, str, str]]:
@@ -35,7 +37,9 @@ def test_the_supplier_graph_as_graphml_reads_back_in_igraph_with_the_same_counts
     kg = suppliers.knowledge_graph
     assert (read.vcount(), read.ecount()) == (len(kg.entities), len(kg.relations))
     assert read.is_directed()
-    assert set(read.vs.attributes()) >= KG_NODE_ATTRS and set(read.es.attributes()) >= KG_EDGE_ATTRS
+    # the key is the GraphML node id, which igraph reads as `id`
+    assert set(read.vs.attributes()) >= KG_NODE_ATTRS - {"key"} | {"id"}
+    assert set(read.es.attributes()) >= KG_EDGE_ATTRS
     assert {(read.vs[e.source]["label"], read.vs[e.target]["label"], e["relation"]) for e in read.es} == \
         store_edges(suppliers)
     assert sorted(read.vs["label"]) == sorted(e.name for e in kg.entities.values())
@@ -117,3 +121,33 @@ def test_a_new_export_replaces_the_old_file_whole(tmp_path: Path) -> None:
     write_export(tiny_graph("second"), "graphml", out)
     assert igraph.Graph.Read_GraphML(str(out)).vs["label"] == ["second", "b"]
     assert [p.name for p in tmp_path.iterdir()] == ["g.graphml"]
+
+
+def test_graphml_and_gexf_read_back_in_igraph_and_networkx_with_the_same_counts_and_attributes(
+        suppliers: HopGraph, tmp_path: Path) -> None:
+    graph = build_export_graph(suppliers.store, "kg")
+    write_export(graph, "graphml", tmp_path / "kg.graphml")
+    write_export(graph, "gexf", tmp_path / "kg.gexf")
+    by_igraph = igraph.Graph.Read_GraphML(str(tmp_path / "kg.graphml"))
+    by_networkx = networkx.read_graphml(tmp_path / "kg.graphml")
+    gephi = networkx.read_gexf(tmp_path / "kg.gexf")  # Gephi's format, read as Gephi's readers do
+    counts = (graph.node_count, graph.edge_count)
+    assert (by_igraph.vcount(), by_igraph.ecount()) == counts
+    assert (by_networkx.number_of_nodes(), by_networkx.number_of_edges()) == counts
+    assert (gephi.number_of_nodes(), gephi.number_of_edges()) == counts
+    entity = {key: i for i, key in enumerate(graph.nodes["key"])}
+    for read in (by_networkx, gephi):
+        for key, data in read.nodes(data=True):
+            row = entity[key]
+            assert data["entity"] == graph.nodes["entity"][row] and isinstance(data["entity"], int)
+            assert (data["documents"], data["label"]) == (graph.nodes["documents"][row], graph.nodes["label"][row])
+    assert by_igraph.vs["entity"] == [float(e) for e in graph.nodes["entity"]]  # igraph's numbers are doubles
+    assert sorted(by_igraph.es["documents"]) == sorted(graph.edge_attrs["documents"])
+
+
+def test_integer_ids_stay_integers_in_graphml(suppliers: HopGraph, tmp_path: Path) -> None:
+    write_export(build_export_graph(suppliers.store, "kg"), "graphml", tmp_path / "kg.graphml")
+    text = (tmp_path / "kg.graphml").read_text(encoding="utf-8")
+    for name in ("entity", "relation_id", "source_chunk", "superseded_by"):
+        assert re.search(rf'attr.name="{name}" attr.type="(long|int)"', text), name
+    assert 'attr.name="current" attr.type="boolean"' in text

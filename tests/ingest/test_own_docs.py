@@ -13,7 +13,7 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.ingest.pipeline import IndexReport
-from hopgraph.ingest.readers import SUPPORTED, read_documents
+from hopgraph.ingest.readers import read_documents, supported
 
 FILES = {"q3_supplier_review.pdf", "visit_notes_may.docx", "pump_line_update.md", "friction_supplier_call.txt"}
 QUESTION = "Which town do the disc castings of Tessaro Brakes come from?"
@@ -29,7 +29,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[HopGraph, IndexRe
 
 
 def test_the_folder_holds_the_four_documents_and_a_readme_that_is_not_indexed() -> None:
-    assert {p.name for p in OWN_DOCS.iterdir() if p.suffix.lower() in SUPPORTED} == FILES
+    assert {p.name for p in OWN_DOCS.iterdir() if supported(p)} == FILES
     assert (OWN_DOCS / "README").is_file() and "CC0" in (OWN_DOCS / "README").read_text(encoding="utf-8")
 
 

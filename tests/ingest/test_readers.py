@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 
-from hopgraph.errors import InputError
+from hopgraph.errors import HopgraphError, InputError
+from hopgraph.ingest import readers
 from hopgraph.ingest.readers import expand_paths, read_documents
 from hopgraph.records.documents import Document
 
@@ -211,3 +212,105 @@ def test_record_that_is_neither_format_error_names_the_record(tmp_path: Path) ->
     path = write(tmp_path / "neither.json", json.dumps([{"title": "A", "text": "t"}, {"name": "B"}]))
     with pytest.raises(InputError, match=r"record 1\b"):
         read_documents(path)
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registrations made by a test are forgotten after it."""
+    monkeypatch.setattr(readers, "_READERS", dict(readers._READERS))
+
+
+def read_toy(path: PurePath, data: bytes) -> list[Document]:
+    """`title: text` a line: one document per line."""
+    lines = data.decode().splitlines()
+    return [Document(*map(str.strip, line.split(":", 1)), source=str(path), title_source="record") for line in lines]
+
+
+def test_every_built_in_suffix_has_a_described_reader() -> None:
+    assert readers.suffixes() == [".docx", ".htm", ".html", ".json", ".jsonl", ".markdown", ".md", ".pdf", ".txt"]
+    assert all(suffix in readers.described() for suffix in readers.suffixes())
+
+
+def test_a_registered_reader_reads_its_suffix_and_is_walked_and_listed(registry: None, tmp_path: Path) -> None:
+    readers.register(".toy", read_toy, "title: text lines")
+    folder = tmp_path / "folder"
+    toy = write(folder / "pets.TOY", "Rex: a dog\nTom: a cat\n")
+    write(folder / "skip.csv", "a,b\n")
+    assert expand_paths([folder]) == [toy]  # the folder walk takes it, and still not the .csv
+    assert [(d.title, d.text) for d in read_documents(toy)] == [("Rex", "a dog"), ("Tom", "a cat")]
+    assert ".toy (title: text lines)" in readers.described()
+    with pytest.raises(InputError, match=r"use one of .*\.pdf, \.toy, \.txt"):
+        expand_paths([write(tmp_path / "x.csv", "a")])
+
+
+@pytest.mark.parametrize("suffix", [".txt", "toy", ".Toy", "."])
+def test_a_reader_suffix_must_be_new_lower_case_with_its_dot(registry: None, suffix: str) -> None:
+    with pytest.raises(HopgraphError, match="cannot register a reader"):
+        readers.register(suffix, read_toy, "bad")
+
+
+# --- property tests (hypothesis): any bytes under any name are documents or one UnreadableFile ---------
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402  (after the skip: a dev-only extra)
+from hypothesis import strategies as st  # noqa: E402
+from make_documents import FORMATS, minimal_pdf  # noqa: E402
+
+from hopgraph.errors import UnreadableFile  # noqa: E402
+from hopgraph.ingest.readers import documents_in_bytes, suffixes  # noqa: E402
+
+EXAMPLES = 150
+FUZZED = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+suffixes = st.sampled_from([*suffixes(), ".exe", "", ".TXT", ".Json"])
+names = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="/\x00"), min_size=1, max_size=40)
+PDF = minimal_pdf([["A first page about Anvaya Foundry."], ["A second page."]])
+DOCX = (FORMATS / "supplier_notes.docx").read_bytes()
+ENCODINGS = ["utf-8", "utf-16", "latin-1", "cp1252", "shift_jis", "utf-8-sig"]
+
+
+def read_or_refuse(name: str, data: bytes) -> list[Document]:
+    """What a reader may do with bad input: give documents with text, or refuse with UnreadableFile."""
+    try:
+        docs = documents_in_bytes(Path(name), data)
+    except UnreadableFile as err:
+        assert str(err).strip() and "\n" not in str(err).strip()  # one line naming the problem
+        return []
+    assert all(isinstance(d, Document) and d.text.strip() for d in docs)
+    return docs
+
+
+@FUZZED
+@given(name=names, suffix=suffixes, data=st.binary(max_size=2048))
+def test_random_bytes_under_any_name_are_read_or_refused_in_one_line(name: str, suffix: str, data: bytes) -> None:
+    read_or_refuse(name + suffix, data)
+
+
+@FUZZED
+@given(text=st.text(max_size=500), encoding=st.sampled_from(ENCODINGS),
+       suffix=st.sampled_from([".txt", ".md", ".html"]))
+def test_text_in_any_encoding_is_read_or_refused(text: str, encoding: str, suffix: str) -> None:
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError:
+        data = text.encode(encoding, "replace")
+    read_or_refuse("doc" + suffix, data)
+
+
+def _mutated(base: bytes, cuts: list[tuple[int, int]]) -> bytes:
+    """`base` with bytes overwritten at the given (position, value) places: a damaged file."""
+    data = bytearray(base)
+    for position, value in cuts:
+        data[position % len(data)] = value
+    return bytes(data)
+
+
+@FUZZED
+@given(cuts=st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(0, 255)), max_size=12),
+       keep=st.floats(0.05, 1.0))
+def test_damaged_pdf_and_docx_bytes_are_read_or_refused(cuts: list[tuple[int, int]], keep: float) -> None:
+    for suffix, base in ((".pdf", PDF), (".docx", DOCX)):
+        damaged = _mutated(base, cuts)
+        read_or_refuse("damaged" + suffix, damaged[: max(1, int(len(damaged) * keep))])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sqlite3
 import zipfile
@@ -133,3 +134,34 @@ def test_the_error_names_at_most_five_reasons(tmp_path: Path) -> None:
 def test_an_empty_folder_is_no_error(tmp_path: Path) -> None:
     read = read_paths([tmp_path])
     assert (read.documents, read.skipped) == ([], [])
+
+
+def test_a_file_whose_name_is_not_utf8_is_skipped_with_a_line_and_the_rest_indexed(tmp_path: Path) -> None:
+    """Issue 25 (3): `caf\\xe9.txt` (a Latin-1 name) made the whole folder fail with a traceback."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "good.txt").write_text("Good text about Alpha.", encoding="utf-8")
+    with open(os.fsencode(root) + b"/caf\xe9.txt", "wb") as latin1:
+        latin1.write(b"Text behind a Latin-1 name.")
+    with HopGraph(str(tmp_path / "s.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:
+        report = hg.index([root])
+        assert {title for _, title in hg.store.active_documents()} == {"good"}
+    [skip] = report.skipped
+    assert skip.path.endswith("caf\\xe9.txt") and "not valid UTF-8" in skip.reason
+
+
+def test_a_file_named_directly_whose_name_is_not_utf8_is_one_line_error(tmp_path: Path) -> None:
+    path = os.fsencode(tmp_path) + b"/caf\xe9.txt"
+    with open(path, "wb") as latin1:
+        latin1.write(b"Text behind a Latin-1 name.")
+    with pytest.raises(InputError, match=r"caf\\xe9.txt: its name is not valid UTF-8"):
+        read_paths([os.fsdecode(path)])
+
+
+def test_a_dangling_link_is_skipped_with_a_line(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("Alpha text.", encoding="utf-8")
+    (tmp_path / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    read = read_paths([tmp_path])
+    assert [Path(d.source).name for d in read.documents] == ["a.txt"]
+    [skip] = read.skipped
+    assert Path(skip.path).name == "gone.txt" and "does not exist" in skip.reason

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from testkit import BagOfWordsEmbedder
+from testkit import BagOfWordsEmbedder, write_folder
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
@@ -21,11 +21,7 @@ TEXTS = {"a.md": "Ravik Foundry runs a single plant in Dharwad.",
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in TEXTS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    return docs
+    return write_folder(tmp_path / "docs", TEXTS)
 
 
 @pytest.fixture

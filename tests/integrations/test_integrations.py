@@ -10,7 +10,7 @@ from child_env import child_env
 
 from hopgraph.errors import HopgraphError
 from hopgraph.integrations import hit_metadata, open_graph
-from hopgraph.records.retrieval import Hit, Via
+from hopgraph.records.retrieval import Hit, Retrieval, Via
 
 # Blocks the framework's import as a missing package does (a None in sys.modules raises ImportError).
 BLOCKED = """
@@ -51,8 +51,17 @@ def test_hit_metadata_is_flat_and_says_how_the_hit_was_found():
               Via(3, "Big Stone Gap (film)", "Adriana Trigiani"), source="tiny#1")
     metadata = hit_metadata(hit)
     assert metadata == {"chunk_id": 7, "doc_id": 2, "title": "Adriana Trigiani", "source": "tiny#1", "score": 0.25,
-                        "found_by": "link", "how": 'Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"',
+                        "stage_score": None, "found_by": "link",
+                        "how": 'Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"',
                         "via": "Adriana Trigiani", "via_chunk_id": 3, "via_title": "Big Stone Gap (film)"}
     assert all(value is None or isinstance(value, str | int | float) for value in metadata.values())
     plain = hit_metadata(Hit(1, 1, "Gap Inc.", "Gap Inc. is a retailer.", 0.5, "bm25"))
     assert (plain["how"], plain["via"], plain["via_chunk_id"], plain["via_title"]) == ("bm25", None, None, None)
+
+
+def test_hit_metadata_of_a_ranked_fused_hit_carries_its_stage_score_and_each_rankers_rank():
+    fused = Hit(4, 1, "Gap Inc.", "Gap Inc. is a retailer.", 0.1639, "hybrid", ranks={"vector": 1, "bm25": 3})
+    (ranked,) = Retrieval("hybrid", [fused]).hits
+    metadata = hit_metadata(ranked)
+    assert (metadata["score"], metadata["stage_score"]) == (1.0, 0.1639)
+    assert (metadata["rank_vector"], metadata["rank_bm25"]) == (1, 3)

@@ -72,3 +72,34 @@ def test_a_mistyped_store_path_is_an_error_not_a_new_store(tmp_path):
 def test_a_bad_method_fails_when_asked(tiny_graph):
     with pytest.raises(HopgraphError, match="method"):
         HopGraphRetriever(graph=tiny_graph, method="hybrid+nope").invoke("Who directed Big Stone Gap?")
+
+
+def test_k_sets_the_number_of_documents_and_top_is_its_alias(tiny_graph):
+    question = "Who directed Big Stone Gap?"
+    assert len(HopGraphRetriever(graph=tiny_graph, k=2).invoke(question)) == 2
+    assert len(HopGraphRetriever(graph=tiny_graph, top=1).invoke(question)) == 1
+    assert HopGraphRetriever(graph=tiny_graph, top=3).k == 3
+
+
+def test_k_per_call_overrides_the_constructors(tiny_graph):
+    retriever = HopGraphRetriever(graph=tiny_graph, k=3)
+    question = "Who directed Big Stone Gap?"
+    assert len(retriever.invoke(question, k=1)) == 1
+    assert len(retriever.invoke(question, top=2)) == 2
+    assert len(asyncio.run(retriever.ainvoke(question, k=1))) == 1
+    assert len(retriever.invoke(question)) == 3
+
+
+def test_an_unknown_field_is_an_error_not_ignored(tiny_graph):
+    with pytest.raises(ValueError, match="top_k"):
+        HopGraphRetriever(graph=tiny_graph, top_k=3)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"top_k": 1}, "unknown argument.s. top_k"),
+    ({"k": 0}, "k must be a whole number of at least 1, got 0"),
+    ({"k": 1, "top": 2}, "k=1 and top=2 disagree"),
+])
+def test_a_bad_per_call_argument_is_an_error(tiny_graph, kwargs, message):
+    with pytest.raises(HopgraphError, match=message):
+        HopGraphRetriever(graph=tiny_graph).invoke("Who directed Big Stone Gap?", **kwargs)

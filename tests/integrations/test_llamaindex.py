@@ -10,11 +10,18 @@ import threading
 import pytest
 from child_env import child_env
 from llama_index.core.llms import MockLLM
+from llama_index.core.postprocessor import SimilarityPostprocessor
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import MetadataMode
+from make_documents import OWN_DOCS
 from two_hop import BRIDGE_TITLE, LINKED_TITLE
 
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.errors import HopgraphError
 from hopgraph.integrations.llamaindex import HopGraphRetriever
+
+WALK_THROUGH_QUESTION = "Which town do the disc castings of Tessaro Brakes come from?"  # README
 
 # Installs the same guard as the no_network fixture, before anything is imported.
 GUARDED_IMPORT = """
@@ -27,6 +34,7 @@ socket.socket.connect = guarded
 import hopgraph.integrations.llamaindex
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.llms import MockLLM
+from llama_index.core.postprocessor import SimilarityPostprocessor
 print("attempts", attempts)
 """
 
@@ -86,3 +94,39 @@ def test_importing_the_adapter_and_the_query_engine_opens_no_connection():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "attempts []" in done.stdout
+
+
+def test_similarity_top_k_sets_the_number_of_nodes_and_top_is_its_alias(tiny_graph):
+    question = "Who directed Big Stone Gap?"
+    assert len(HopGraphRetriever(tiny_graph, similarity_top_k=2).retrieve(question)) == 2
+    assert len(HopGraphRetriever(tiny_graph, top=1).retrieve(question)) == 1
+    assert HopGraphRetriever(tiny_graph, top=3).similarity_top_k == 3
+    with pytest.raises(HopgraphError, match="top=2 and similarity_top_k=3 disagree"):
+        HopGraphRetriever(tiny_graph, top=2, similarity_top_k=3)
+    with pytest.raises(HopgraphError, match="similarity_top_k must be at least 1, got 0"):
+        HopGraphRetriever(tiny_graph, similarity_top_k=0)
+
+
+def test_node_scores_are_monotone_in_rank_with_the_stage_numbers_in_metadata(tiny_graph):
+    nodes = HopGraphRetriever(tiny_graph, top=4).retrieve("Who directed Big Stone Gap?")
+    assert [n.score for n in nodes] == [1.0, 0.5, 1 / 3, 0.25]
+    assert all(isinstance(n.node.metadata["stage_score"], float) for n in nodes)
+    fused = [n for n in nodes if n.node.metadata["found_by"] == "hybrid"]
+    assert fused and all("rank_vector" in n.node.metadata and "rank_bm25" in n.node.metadata for n in fused)
+
+
+@pytest.mark.slow
+def test_a_similarity_cutoff_keeps_the_linked_passage_of_the_readme_walk_through(tmp_path):
+    # The walk-through's answer (Dharwad) is a link hit: its link weight (0.05) once fell under a
+    # cut-off that its rank (4th of 5) passes.
+    store = tmp_path / "own.db"
+    with HopGraph(str(store), Settings()) as hg:
+        hg.index([str(OWN_DOCS)])
+    with HopGraph(str(store), Settings(), create=False) as hg:
+        nodes = HopGraphRetriever(hg, similarity_top_k=5).retrieve(WALK_THROUGH_QUESTION)
+        kept = SimilarityPostprocessor(similarity_cutoff=0.1).postprocess_nodes(nodes)
+    linked = [n for n in kept if "Dharwad" in n.node.get_content()]
+    assert linked and linked[0].node.metadata["found_by"] == "link"
+    assert linked[0].node.metadata["via"] == "Ravik Foundry"
+    assert linked[0].node.metadata["stage_score"] < 0.1 < linked[0].score
+    assert [n.node.node_id for n in kept] == [n.node.node_id for n in nodes]

@@ -12,11 +12,14 @@ from child_env import hopgraph_path
 from cli_kit import TRIPLES
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 from two_hop import LINKED_TITLE
 
+from hopgraph import __version__
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.integrations.mcp_server import build_server
+from hopgraph.query.modes import mode_names, modes
 
 
 def call(server, tool: str, arguments: dict):
@@ -42,6 +45,8 @@ def test_hopgraph_mcp_over_stdio_lists_its_tools_and_answers_a_two_hop_question(
 
     tools, asked = asyncio.run(session())
     assert {tool.name for tool in tools.tools} == {"ask", "paths", "entities"}
+    described = next(tool.description for tool in tools.tools if tool.name == "ask")
+    assert all(f"{mode.name} ({mode.description})" in described for mode in modes())  # the mode registry's
     assert not asked.is_error, asked.content
     answer = asked.structured_content
     linked = next(hit for hit in answer["hits"] if hit["title"] == LINKED_TITLE)
@@ -90,3 +95,42 @@ def test_bad_input_comes_back_as_the_tools_error_message(suppliers, tool, argume
     result = call(build_server(suppliers), tool, arguments)
     assert result.is_error
     assert message in result.content[0].text
+
+
+def test_the_server_reports_hopgraphs_version_and_modes_as_an_enum(suppliers):
+    async def run():
+        async with Client(build_server(suppliers)) as client:
+            return client.server_info, await client.list_tools()
+
+    info, tools = asyncio.run(run())
+    assert (info.name, info.version) == ("hopgraph", __version__)
+    ask = next(tool for tool in tools.tools if tool.name == "ask")
+    assert ask.input_schema["properties"]["mode"]["enum"] == list(mode_names())
+
+
+def test_the_documents_are_resources_listed_and_read_chunk_by_chunk(suppliers):
+    async def run():
+        async with Client(build_server(suppliers)) as client:
+            listed = await client.read_resource("hopgraph://documents")
+            docs = json.loads(listed.contents[0].text)
+            one = await client.read_resource(f"hopgraph://documents/{docs[0]['id']}")
+            templates = await client.list_resource_templates()
+            return docs, json.loads(one.contents[0].text), templates
+
+    docs, one, templates = asyncio.run(run())
+    assert docs and all(doc["chunks"] >= 1 and doc["title"] for doc in docs)
+    assert (one["id"], one["title"]) == (docs[0]["id"], docs[0]["title"])
+    assert len(one["chunks"]) == docs[0]["chunks"] and all(chunk["text"] for chunk in one["chunks"])
+    assert [t.uri_template for t in templates.resource_templates] == ["hopgraph://documents/{doc_id}"]
+
+
+def test_an_unknown_document_resource_is_an_error_naming_it(suppliers):
+    async def run():
+        async with Client(build_server(suppliers)) as client:
+            try:
+                await client.read_resource("hopgraph://documents/999")
+            except MCPError as err:
+                return err
+        return None
+
+    assert "no document with id 999" in str(asyncio.run(run()))

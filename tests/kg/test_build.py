@@ -11,13 +11,13 @@ from testkit import BagOfWordsEmbedder
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
+from hopgraph.ingest.gazetteer import save_gazetteer
 from hopgraph.kg import build as kg_build
 from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.kg.extractors.parse import Context
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import ChunkFacts, RawEntity, RawRelation
 from hopgraph.records.names import GazetteerEntry
-from hopgraph.store.sqlite import SQLiteStore
 
 HEADER = "subject,relation,object,source,date,subject_type,object_type\n"
 
@@ -58,19 +58,10 @@ def test_mentions_of_lists_entities_and_both_ends_of_every_relation():
                                            ("Hosur", "LOCATION", "")]
 
 
-def test_the_gazetteer_round_trips_through_the_store(hg):
-    gazetteer = [GazetteerEntry("Corvane Brake Systems", ("CBS", "Corvane Brakes"), "ORG", "org:corvane")]
-    kg_build.save_gazetteer(hg.store, gazetteer)
-    assert kg_build.stored_gazetteer(hg.store) == gazetteer
-    reopened = SQLiteStore(hg.store.location)
-    assert kg_build.stored_gazetteer(reopened) == gazetteer
-    reopened.close()
-
-
 def test_build_graph_resolves_stored_facts_with_the_stored_gazetteer(hg):
     hg.index_documents([Document("Doc A", "CBS buys castings from Anvaya.", "kg"),
                         Document("Doc B", "Corvane Brakes supplies Zephyra.", "kg")])
-    kg_build.save_gazetteer(hg.store, [GazetteerEntry("Corvane Brake Systems", ("CBS", "Corvane Brakes"), "ORG",
+    save_gazetteer(hg.store, [GazetteerEntry("Corvane Brake Systems", ("CBS", "Corvane Brakes"), "ORG",
                                                       "org:corvane")])
     a, b = hg.store.chunk_table().ids.tolist()
     hg.store.save_facts([ChunkFacts(a, "llm:m", relations=[supplies("Anvaya", "CBS")]),

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pydantic
 import pytest
-from fake_llm import FakeLLM, Reply, chat, dead_url
+from fake_llm import FakeLLM, Reply, chat, dead_url, silent_url
 
 from hopgraph.errors import HopgraphError
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, ReplayLLMCache, strip_fences
@@ -308,3 +310,67 @@ def test_complete_many_keeps_order_caps_concurrency_and_isolates_failures(
             assert not isinstance(result, LLMError) and result.value.subject == f"chunk {index}"
     assert seen == [(done, 12) for done in range(1, 13)]
     assert client.usage["extract"].calls == 11
+
+
+# --- a silent server, and a streamed reply (issue 25, defect 2) ---------------------------------------
+
+
+def test_a_silent_server_fails_a_call_within_30_seconds_by_default_and_opens_the_circuit() -> None:
+    with silent_url() as url, LLMClient(url, "m") as client:
+        started = time.monotonic()
+        with pytest.raises(LLMError, match="not reachable: timed out"):
+            client.complete_text([{"role": "user", "content": "hi"}])
+        assert time.monotonic() - started < 30
+        assert client.circuit_open
+        started = time.monotonic()
+        with pytest.raises(LLMError, match="no more are tried"):
+            client.complete_text([{"role": "user", "content": "again"}])
+        assert time.monotonic() - started < 1
+
+
+class _Streaming(BaseHTTPRequestHandler):
+    """Server-sent events: one piece of the reply every `gap` seconds."""
+
+    gap, pieces = 0.2, ["Ans", "wer ", "in ", "pieces", "."]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        try:
+            for i, piece in enumerate(self.pieces):
+                time.sleep(self.gap)
+                event = {"choices": [{"delta": {"content": piece}, "finish_reason": "stop" if i == 4 else None}]}
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                self.wfile.flush()
+            self.wfile.write(b"data: [DONE]\n\n")
+        except OSError:
+            pass  # the client gave up (the test of the whole-reply limit)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_streamed_reply_longer_than_the_first_byte_limit_is_read_whole() -> None:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Streaming)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with LLMClient(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "m", first_byte=0.5, timeout=5) as client:
+            result = client.complete_text([{"role": "user", "content": "hi"}])  # 1 s in all, a piece every 0.2 s
+        assert result.value == "Answer in pieces."
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_stream_past_the_whole_reply_limit_is_given_up_on() -> None:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Streaming)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with LLMClient(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "m", first_byte=0.5, timeout=0.5,
+                       max_retries=0) as client, pytest.raises(LLMError, match=r"longer than 0\.5 s"):
+            client.complete_text([{"role": "user", "content": "hi"}])
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

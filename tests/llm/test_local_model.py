@@ -92,7 +92,8 @@ def test_extraction_through_hopgraph_with_the_real_model(tmp_path) -> None:
     _model_or_skip()
     with LocalServer() as server, HopGraph(str(tmp_path / "e2e.db"), Settings(), embedder=BagOfWordsEmbedder()) as hg:
         hg.index_documents([Document("Foundry F plant profile", PARAGRAPH, "e2e")])
-        client = LLMClient(server.base_url, server.model_name, timeout=300.0, max_concurrency=1)
+        client = LLMClient(server.base_url, server.model_name, timeout=300.0, max_concurrency=1,
+                           first_byte=300.0)
         report = hg.extract(client)
         graph = hg.knowledge_graph
         chunk_id = int(hg.search_index.table.ids[0])

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from spies import count_calls
 from testkit import SUPPLIERS, BagOfWordsEmbedder
 
 from hopgraph.config import Settings
@@ -67,17 +68,8 @@ def test_an_unknown_mode_is_an_input_error(tiny_graph: HopGraph) -> None:
 
 
 def test_auto_routes_a_question_once(tiny_graph: HopGraph, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hopgraph.engine
     import hopgraph.retrieval.router as router
 
-    calls = []
-    real = router.route
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(router, "route", counting)
-    monkeypatch.setattr(hopgraph.engine, "route_question", counting)
+    calls = count_calls(monkeypatch, router.route)
     tiny_graph.ask("Where is the director of Big Stone Gap based?")
     assert len(calls) == 1  # with an LLM router an undecided question would otherwise cost two calls

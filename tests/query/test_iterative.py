@@ -19,7 +19,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.llm import LLMError
 from hopgraph.prompts import iterative_step, search_answer
-from hopgraph.query.ask import AskLimits
+from hopgraph.query.question import AskLimits
 
 BSG = "The director of Big Stone Gap is based in what New York city?"
 

@@ -136,3 +136,22 @@ def test_no_live_extraction_of_a_graph_the_model_did_not_extract(tmp_path, llm):
         asked = hg.ask("Where is the casting line of Kestrel Castings now?", mode="local")
         assert extraction_texts(fake.bodies) == [] and "live_extraction" not in asked.details
         assert hg.store.extractors() == [e for e in hg.store.extractors() if not e.startswith("llm:")]
+
+
+@pytest.mark.parametrize(("mode", "question"), [("local", "Where is the casting line of Kestrel Castings now?"),
+                                                ("paths", "What happened to the press shop lately?")])
+def test_live_extraction_and_the_walk_share_one_hybrid_search(tmp_path, llm, monkeypatch, mode, question):
+    """With an LLM, live extraction reads the question's top hybrid hits and the walk (local) or its
+    fall-open (paths, here: the question names no entity) uses the same search: it runs once."""
+    from spies import count_calls
+
+    import hopgraph.retrieval.methods
+
+    _, url = llm
+    with extracted_then_fresh(tmp_path / "live.db", url, [FRESH, LATER]) as hg:
+        searches = count_calls(monkeypatch, hopgraph.retrieval.methods.run_method)
+        asked = hg.ask(question, mode=mode)
+        assert asked.note.startswith("extracted ")  # live extraction ran
+        if mode == "paths":
+            assert "fell open" in asked.note and asked.retrieval.method == "hybrid"
+        assert [args[2] for args in searches] == ["hybrid"]

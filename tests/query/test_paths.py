@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from hopgraph.errors import InputError
-from hopgraph.query.paths import Hop, find_entity, find_paths, parse_follow
-from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation, Source
+from hopgraph.query.paths import find_entity, find_paths, parse_follow
+from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Relation, Source
 
 ENTITIES = [("A", "ORG"), ("X", "ORG"), ("Y", "ORG"), ("T", "LOCATION"), ("P", "PERSON")]
 

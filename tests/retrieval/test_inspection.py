@@ -43,7 +43,7 @@ def test_each_ranker_list_is_its_own_order_and_marks_what_reached_the_top_k(tiny
     for ranker, rows in (("vector", inspection.vector), ("bm25", inspection.bm25)):
         alone = tiny_graph.search(QUESTION, method=ranker, top=3).hits
         assert [row.chunk for row in rows[:3]] == [hit.chunk_id for hit in alone]
-        assert [row.score for row in rows[:3]] == [round(hit.score, 6) for hit in alone]
+        assert [row.score for row in rows[:3]] == [round(hit.stage_score, 6) for hit in alone]
 
 
 def test_names_and_the_link_they_lead_to_are_reported_with_the_name_followed(tiny_graph):

@@ -38,7 +38,7 @@ def test_ppr_reaches_the_director_from_the_film_the_question_names(tiny_graph):
     assert director.found_by == "ppr"
     assert director.via.from_title == "Big Stone Gap (film)"
     assert director.via.name == "Adriana Trigiani"
-    assert 0 < director.score < 1  # the PPR mass, not the ranker's score
+    assert 0 < director.stage_score < 1  # the PPR mass, not the ranker's score
 
 
 def test_ppr_walks_two_hops_before_the_ranker_fills(tiny_graph):

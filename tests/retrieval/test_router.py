@@ -11,7 +11,9 @@ from scripted_chat import scripted_chat
 
 from hopgraph.llm import LLMClient, ReplayLLMCache
 from hopgraph.prompts import route as route_prompt
-from hopgraph.retrieval.router import METHOD_OF, route
+from hopgraph.records.retrieval import Hit, Retrieval
+from hopgraph.retrieval import router
+from hopgraph.retrieval.router import METHOD_OF, own_document_share, route
 
 LOOKUPS = ["When was Acme founded?", "Who painted the Mona Lisa?", "What is photosynthesis?"]
 MULTIHOP = {
@@ -158,3 +160,31 @@ def test_auto_fills_every_place_the_corpus_allows_each_chunk_once(tiny_graph):
                                top=20)
     assert len(retrieval.hits) == 7  # every chunk of the tiny corpus, each once
     assert len({h.chunk_id for h in retrieval.hits}) == 7
+
+
+# --- issue 21: auto steps aside when the graph placed nothing outside the other hits' documents ---------
+
+
+def _hit(chunk: int, doc: int, found_by: str) -> Hit:
+    return Hit(chunk_id=chunk, doc_id=doc, title=f"doc {doc}", text="", score=0.0, found_by=found_by)  # type: ignore[arg-type]
+
+
+def test_own_document_share_counts_graph_hits_inside_the_other_hits_documents():
+    assert own_document_share([_hit(1, 1, "hybrid"), _hit(2, 1, "link"), _hit(3, 2, "ppr")]) == 0.5
+    assert own_document_share([_hit(1, 1, "name"), _hit(2, 1, "link")]) == 1.0
+    assert own_document_share([_hit(1, 1, "hybrid"), _hit(2, 2, "hybrid")]) == 0.0  # the graph placed nothing
+
+
+def test_auto_steps_aside_to_hybrid_only_when_a_graph_hit_stays_in_the_seeds_documents(tiny_graph, monkeypatch):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    hybrid = tiny_graph.search(question, method="hybrid", top=3)
+    inside = Retrieval("hybrid+names+links+ppr", [_hit(90, 7, "name"), _hit(91, 7, "link"), _hit(92, 7, "ppr")])
+    outside = Retrieval("hybrid+names+links+ppr", [_hit(90, 7, "name"), _hit(91, 8, "link"), _hit(92, 9, "ppr")])
+    real = router.run_method
+    for graph, steps_aside in ((inside, True), (outside, False)):
+        monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k, g=graph:
+                            g if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+        retrieval = tiny_graph.search(question, method="auto", top=3)
+        assert any(step.stage == "step aside" for step in retrieval.trace) is steps_aside
+        expected = [h.chunk_id for h in (hybrid.hits if steps_aside else graph.hits)]
+        assert [h.chunk_id for h in retrieval.hits] == expected

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspector_app import CHROMIUM, CHROMIUM_ARGS, LINKED, QUESTION, build_sample_store, serving
+from inspector_app import CHROMIUM, LINKED, QUESTION, build_sample_store, inspector_page, serving
 
 from hopgraph.serve.inspector import inspect_question
 
@@ -44,8 +44,14 @@ def test_the_answer_cites_hits_each_with_its_source_label(tiny_graph):
 
 @pytest.mark.parametrize(("question", "mode"), [(TINY_QUESTION, "search"),
                                                ("What are the main themes of this collection?", "global")])
-def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question, mode):
+def test_the_inspection_says_which_mode_ask_would_answer_in(tiny_graph, question, mode, monkeypatch):
+    from spies import count_calls
+
+    import hopgraph.retrieval.router
+
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
     shown = inspect_question(tiny_graph, question, "auto", 4)
+    assert len(routes) == 1  # the route shown is the one the `auto` search ran
     assert shown["routed_mode"] == mode and shown["stages"]["route"]["kind"] == tiny_graph.route(question).kind
     assert shown["answer"]["mode"] == "search" and shown["stages"]["vector"]  # the stages are a search's
 
@@ -57,11 +63,11 @@ def _static(name: str) -> bytes:
 def test_the_page_loads_only_its_own_files():
     page = _static("index.html").decode()
     referenced = re.findall(r'(?:src|href)="/static/([^"]+)"', page)
-    assert set(referenced) == {"inspector.css", "inspector.js", "vendor/cytoscape.min.js"}
+    assert set(referenced) == {"inspector.css", "inspector.js", "documents.js", "vendor/cytoscape.min.js"}
     assert all(_static(name) for name in referenced)
     licence = _static("vendor/cytoscape.LICENSE")
     assert b"MIT" in licence or b"Permission is hereby granted" in licence
-    for name in ("index.html", "inspector.js", "inspector.css"):
+    for name in ("index.html", "inspector.js", "documents.js", "inspector.css"):
         assert not re.search(rb"https?://", _static(name)), f"{name} reaches outside the server"
 
 
@@ -125,16 +131,10 @@ needs_chromium = pytest.mark.skipif(
 @contextmanager
 def asked_page(url: str) -> Iterator[Any]:
     """The inspector in headless chromium, the sample's two-hop question asked."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(url + "/")
+    with inspector_page(url) as page:
         page.fill("#question", QUESTION)
         page.click("#ask")
         yield page
-        browser.close()
 
 
 @pytest.mark.slow
@@ -206,3 +206,46 @@ def test_the_page_says_the_stages_are_a_search_and_asks_the_routed_mode_on_reque
         expect(page.locator("#routed-result h3")).to_have_text("global mode's answer", timeout=120_000)
         expect(page.locator("#routed-result .answer-text")).not_to_be_empty()
         expect(page.locator("#routed-result .answer-text .cite").first).to_be_visible()
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_placeholder_asks_about_the_open_store_and_hits_show_their_first_words(inspector_url):
+    from playwright.sync_api import expect
+
+    _, example = call(f"{inspector_url}/api/inspect/placeholder")
+    assert example["question"].startswith("What do the documents say about ")
+    with asked_page(inspector_url) as page:
+        placeholder = f"Ask a question, e.g. {example['question']}"
+        expect(page.locator("#question")).to_have_attribute("placeholder", placeholder)
+        first_row = page.locator("#hits tbody tr").first
+        expect(first_row).to_be_visible(timeout=120_000)
+        chunk_id = first_row.locator(".cite").first.get_attribute("data-chunk")
+        _, chunk = call(f"{inspector_url}/api/inspect/chunk/{chunk_id}")
+        words = chunk["text"].split()
+        begins = " ".join(words[:10]) + (" …" if len(words) > 10 else "")
+        expect(first_row.locator(".first-words")).to_have_text(begins)
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_walk_tab_draws_the_names_followed_to_the_linked_chunk(inspector_url):
+    from playwright.sync_api import expect
+
+    linked_from, linked_to, via = LINKED
+    with asked_page(inspector_url) as page:
+        expect(page.locator("#hits tbody tr").first).to_be_visible(timeout=120_000)
+        page.click(".tab[data-view=walk]")
+        page.wait_for_selector("#walk[data-nodes]", timeout=60_000)
+        drawn = page.evaluate("state.walkCy.nodes().map((n) => [n.id(), n.data('kind'), n.data('label')])")
+        kinds = {node_id: kind for node_id, kind, _ in drawn}
+        labels = {node_id: label for node_id, _, label in drawn}
+        assert kinds["question"] == "question" and "seed" in kinds.values()
+        name = f"name:{via.casefold()}"
+        assert kinds[name] == "name"
+        target = next(n for n, label in labels.items() if kinds[n] == "linked" and label.startswith(linked_to))
+        edges = set(map(tuple, page.evaluate("state.walkCy.edges().map((e) => [e.source().id(), e.target().id()])")))
+        assert (name, target) in edges
+        # the chunk that named it (a PPR hit may follow the same name on from the linked chunk too)
+        assert any(labels[source].startswith(linked_from) for source, to in edges if to == name)
+        expect(page.locator("#walk-note")).to_contain_text("name(s) followed")

@@ -20,7 +20,8 @@ GUARDED = [("POST", "/ask", {"question": "Where is Burbank?"}), ("GET", "/entiti
            ("GET", "/documents/1", None), ("DELETE", "/documents/1", None), ("GET", "/paths?to=California", None),
            ("GET", "/communities", None), ("POST", "/documents", {"title": "t", "text": "x"}),
            ("GET", "/docs", None), ("GET", "/openapi.json", None), ("GET", "/", None),
-           ("GET", "/static/inspector.js", None), ("GET", "/api/inspect/chunk/1", None), ("GET", "/no-such-path", None)]
+           ("GET", "/static/inspector.js", None), ("GET", "/api/inspect/chunk/1", None), ("GET", "/no-such-path", None),
+           ("GET", "/documents", None), ("GET", "/static/documents.js", None)]
 OPEN = ["/", "/docs", "/openapi.json", "/static/inspector.js"]  # what a browser loads first
 
 
@@ -53,6 +54,8 @@ def test_the_right_token_lets_a_question_through(open_to_all):
     assert answered.status_code == 200 and answered.json()["hits"]
     assert call(open_to_all, "GET", "/documents/999999", None,
                 {"Authorization": f"Bearer {TOKEN}"}).status_code == 404  # past the token, to the route
+    listed = call(open_to_all, "GET", "/documents", None, {"Authorization": f"Bearer {TOKEN}"})
+    assert listed.status_code == 200 and listed.json()["documents"]  # the documents view's list
     for path in OPEN:
         assert call(open_to_all, "GET", path, None, {"Authorization": f"Bearer {TOKEN}"}).status_code == 200, path
 
@@ -96,6 +99,8 @@ def test_the_inspector_works_in_a_browser_signed_in_once_with_the_token(open_to_
         page.click("#ask")
         expect(page.locator("#hits tbody tr").first).to_be_visible(timeout=120_000)
         assert page.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts never see it
+        page.click(".tab[data-view=documents]")  # its list and its uploads use the same cookie
+        expect(page.locator("#documents-table tbody tr").first).to_be_visible(timeout=60_000)
         browser.close()
 
 

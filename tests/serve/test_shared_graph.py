@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TypeVar
 
 import httpx
 from serve_kit import cli_json, running_server, without_timings
@@ -17,6 +20,8 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.records.documents import Document
 from hopgraph.serve.shared_graph import SharedGraph
+
+T = TypeVar("T")
 
 CONCURRENT = 20
 
@@ -131,5 +136,71 @@ def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_t
         assert found == ["Marrowgate cluster"] * CONCURRENT
         assert len(warmed) == 1  # one thread warmed it, the others waited for it
         assert shared.read(quellbrook) and shared.write(quellbrook)
+    finally:
+        shared.close()
+
+
+@contextmanager
+def writer_held(shared: SharedGraph) -> Iterator[None]:
+    """A write runs on `shared` (an upload, say) until the block ends."""
+    release, holding = threading.Event(), threading.Event()
+
+    def long_write(hg: HopGraph) -> None:
+        holding.set()
+        release.wait(120)
+
+    writer = threading.Thread(target=shared.write, args=(long_write,))
+    writer.start()
+    try:
+        holding.wait(30)
+        yield
+    finally:
+        release.set()
+        writer.join()
+
+
+def returned_within(seconds: float, call: Callable[[], T]) -> tuple[list[T], threading.Thread]:
+    """Starts `call` in a thread; after `seconds`, what it returned so far (nothing if still running)."""
+    returned: list[T] = []
+    thread = threading.Thread(target=lambda: returned.append(call()))
+    thread.start()
+    thread.join(seconds)
+    return returned, thread
+
+
+def test_a_question_that_may_write_does_not_wait_for_a_running_write(fresh_store):
+    """Issue 25 (1): a global question (it stores the community tree it makes) while an upload holds
+    the writer is answered from a reader, not queued behind the upload."""
+    import anyio
+
+    from hopgraph.serve.routes.ask import AskRequest
+    from hopgraph.serve.routes.ask import ask as ask_route
+
+    shared = SharedGraph(str(fresh_store), Settings())
+    question = AskRequest(question="What are the main themes?", mode="global")
+    try:
+        with writer_held(shared):  # the route is async: it runs on its own loop in the thread
+            answered, asker = returned_within(60, lambda: anyio.run(ask_route, question, shared))
+            assert answered, "the global question waited for the write"
+        asker.join()
+    finally:
+        shared.close()
+    assert json.loads(answered[0].body)["mode"] == "global"
+
+
+def test_the_community_tree_does_not_wait_for_a_running_write(fresh_store):
+    """Issue 25: GET /communities builds the tree on first use; while an upload holds the writer it
+    builds it on a reader instead of queueing behind the upload."""
+    from hopgraph.serve.routes.graph import communities
+
+    shared = SharedGraph(str(fresh_store), Settings())
+    try:
+        assert shared.read(lambda hg: hg.store.community_tree()) is None  # the request has to build it
+        with writer_held(shared):
+            answered, asker = returned_within(60, lambda: communities(shared))
+            assert answered, "the community tree waited for the write"
+        asker.join()
+        assert answered[0]["count"] > 0
+        assert communities(shared)["count"] == answered[0]["count"]
     finally:
         shared.close()

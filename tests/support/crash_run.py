@@ -96,6 +96,7 @@ def main() -> None:
             def save_then_die(facts):
                 original_save(facts)
                 die()
+                return []
             hg.store.save_facts = save_then_die
             hg.extract_without_llm()
         if where in ("remove", "rechunk") or where.startswith("communities"):
@@ -125,7 +126,7 @@ def main() -> None:
                 saved["batches"] += 1
                 if saved["batches"] == 2:
                     die()
-                save_facts(facts)
+                return save_facts(facts)
             hg.store.save_facts = second_save_dies
             backfill(hg)
 

@@ -149,3 +149,13 @@ def make_client(server: tuple[FakeLLM, str]) -> Iterator[Callable[..., LLMClient
     yield make
     for client in clients:
         client.close()
+
+
+@contextmanager
+def silent_url() -> Iterator[str]:
+    """A port on 127.0.0.1 whose connections are accepted (the kernel completes them) and never
+    answered: a model server that hangs."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"

@@ -16,6 +16,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -31,6 +32,19 @@ LINKED = ("Mary Tarrero-Serrano", "Fulgencio Batista", "Fulgencio Batista")  # f
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def inspector_page(url: str) -> Iterator[Any]:
+    """The inspector at `url` open in headless Debian chromium (never Playwright's own download)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(url + "/")
+        yield page
+        browser.close()
 
 
 def build_sample_store(path: Path) -> Path:

@@ -69,3 +69,11 @@ TINY_CORPUS = [
     Document("Romantic comedy", "Romantic comedy is a genre of film with light-hearted plots about love; "
              "many are American drama films.", "tiny"),
 ]
+
+
+def write_folder(folder: Path, texts: dict[str, str]) -> Path:
+    """A folder of UTF-8 files, name → text; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder

@@ -11,6 +11,7 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
+from hopgraph import __version__
 from hopgraph.cli import communities, demo, export, graph, integrations, questions, serve, stats
 from hopgraph.errors import HopgraphError
 from hopgraph.store import database_errors
@@ -20,6 +21,18 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                        "(or PostgreSQL).")
 for group in (questions, demo, graph, communities, export, stats, serve, integrations):
     group.register(app)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"hopgraph {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                          help="Print hopgraph's version and exit.")) -> None:
+    """hopgraph: multi-hop retrieval over a name-link graph, in one SQLite file (or PostgreSQL)."""
 
 INTERRUPTED = 130
 

@@ -16,9 +16,10 @@ from hopgraph.cli.render import render_retrieval
 from hopgraph.config import load_settings
 from hopgraph.engine import HopGraph
 from hopgraph.eval import Question, format_table, load_questions, run_eval, score_retrieval
+from hopgraph.retrieval.methods import METHODS
 
 BASE, GRAPH = "hybrid", "hybrid+names+links"
-TABLE_METHODS = ["vector", "bm25", "hybrid", "vector+links", "hybrid+links", GRAPH, "ppr", "auto"]
+TABLE_METHODS = [*METHODS, "ppr", "auto"]
 THEMES = "What are the main themes of this story?"
 
 

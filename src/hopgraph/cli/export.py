@@ -19,6 +19,9 @@ def export(fmt: Annotated[str, typer.Option("--format", "-f", help=f"{' | '.join
                                              "community per level).")] = "kg",
            out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write (default: "
                                                     "hopgraph-WHAT.graphml / .gexf / hopgraph-WHAT-csv/).")] = None,
+           with_cooccurrence: Annotated[bool, typer.Option("--with-cooccurrence", help="kg, communities: add the "
+                                                           "co-occurrence edges (by default only typed "
+                                                           "relations).")] = False,
            store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Export a graph of the store for Gephi, Neo4j or a spreadsheet (README: "Export")."""
     if fmt not in FORMATS:  # checked before the store opens: a typo costs nothing
@@ -27,7 +30,7 @@ def export(fmt: Annotated[str, typer.Option("--format", "-f", help=f"{' | '.join
         raise InputError(f"unknown --what {what!r}: choose one of {', '.join(WHAT)}")
     target = out or default_path(what, fmt)
     with open_hopgraph(store, quiet) as hg:
-        graph = build_export_graph(hg.store, what)
+        graph = build_export_graph(hg.store, what, with_cooccurrence)
     written = write_export(graph, fmt, target)
     result = {"format": fmt, "what": what, "nodes": graph.node_count, "edges": graph.edge_count,
               "files": [str(path) for path in written]}

@@ -10,9 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, logged_run, open_hopgraph, print_result
+from hopgraph.cli.options import (
+    JsonOpt,
+    QuietOpt,
+    StoreOpt,
+    creating_hopgraph,
+    logged_run,
+    open_hopgraph,
+    print_result,
+)
 from hopgraph.config import load_settings
 from hopgraph.errors import HopgraphError
+from hopgraph.kg.extractors.llm import nothing_extracted
 
 if TYPE_CHECKING:
     from hopgraph.engine import HopGraph
@@ -22,7 +31,7 @@ def import_triples(file: Annotated[Path, typer.Argument(help="CSV: subject,relat
                                                              "subject_type,object_type].")],
                    store: StoreOpt = None, as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Import relations you already have; each edge points at the chunk of its source document."""
-    with open_hopgraph(store, quiet, create=True) as hg, logged_run(hg, "import-triples") as log:
+    with creating_hopgraph(store, quiet) as hg, logged_run(hg, "import-triples") as log:
         report = hg.import_triples(file)
         log.update(triples=report.triples, skipped=len(report.skipped), entities=report.graph.entities,
                    relations=report.graph.relations)
@@ -66,8 +75,7 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         with counter("extracting", quiet) as update:
             report = hg.extract(gleanings=gleanings, progress=update, parse=True)
         if report.failed and not report.extracted:  # a server that is down is an error, not a result
-            raise HopgraphError(f"the LLM failed on all {len(report.failed)} chunks it was asked about, so nothing "
-                                f"was extracted; the first: {report.failed[0][1]}")
+            raise HopgraphError(nothing_extracted(report))
         usage = {step: (u.calls, u.cached, u.tokens_in, u.tokens_out) for step, u in report.usage.items()}
         graph = hg.knowledge_graph
         relations = len(graph.relations)
@@ -77,12 +85,15 @@ def extract(store: StoreOpt = None, gleanings: Annotated[int | None, typer.Optio
         print_result("extract", {"extractor": "llm+parse", **asdict(report),
                                  "graph": {"entities": len(graph.entities), "relations": relations}})
         return
-    typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed, "
+    withdrawn = f", {report.withdrawn} withdrawn while being read (skipped)" if report.withdrawn else ""
+    typer.echo(f"{report.extracted}/{report.chunks} chunks extracted, {len(report.failed)} failed{withdrawn}, "
                f"{report.skipped} items skipped; {report.entities} entities, {report.relations} relations "
                f"from the LLM; {relations} relations in the graph with the parser's")
     typer.echo(f"LLM usage (calls, cached, tokens in, tokens out): {usage}")
     for chunk_id, error in report.failed[:10]:
         typer.echo(f"  chunk {chunk_id} failed: {error}")
+    if report.stopped:
+        typer.echo(f"stopped before the last chunk: {report.stopped}; run `hopgraph extract` again to go on")
 
 
 def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json: bool) -> dict[str, Any]:
@@ -100,6 +111,8 @@ def _backfill(hg: HopGraph, use_llm: bool | None, gleanings: int | None, as_json
                    f"{len(done.llm.failed)} failed (asked again next run)")
         for chunk_id, error in done.llm.failed[:10]:
             typer.echo(f"  chunk {chunk_id} failed: {error}")
+        if done.llm.stopped:
+            typer.echo(f"stopped before the last chunk: {done.llm.stopped}")
     resumed = " (an earlier run had stopped before its rebuild)" if done.resumed else ""
     typer.echo(f"graph rebuilt{resumed}: {done.graph.entities} entities, {done.graph.relations} relations"
                if done.graph else "no fact changed: the graph is as it was")
@@ -145,8 +158,8 @@ def paths(to: Annotated[str, typer.Option("--to", help="The entity the paths lea
           store: StoreOpt = None, as_json: Annotated[bool, typer.Option("--json")] = False,
           quiet: QuietOpt = False) -> None:
     """Every relation path into (or out of) an entity, with the chunk that states each hop."""
-    from hopgraph.query.answer import extractive_from_paths
     from hopgraph.query.paths import parse_follow
+    from hopgraph.query.writers import extractive_from_paths
 
     with open_hopgraph(store, quiet) as hg:
         found = hg.paths(to, direction, max_hops, max_paths, end_type, parse_follow(follow), as_of)

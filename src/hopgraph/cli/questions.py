@@ -9,27 +9,41 @@ from typing import Annotated
 
 import typer
 
-from hopgraph.cli.options import JsonOpt, NamesFromOpt, QuietOpt, StoreOpt, TopOpt, open_hopgraph, print_result
+from hopgraph.cli.options import (
+    JsonOpt,
+    NamesFromOpt,
+    QuietOpt,
+    StoreOpt,
+    TopOpt,
+    creating_hopgraph,
+    open_hopgraph,
+    print_result,
+)
 from hopgraph.cli.render import describe_names, render_asked, render_skips
 from hopgraph.config import load_settings
 from hopgraph.errors import InputError
+from hopgraph.ingest import readers
+from hopgraph.query.modes import describe_modes
+from hopgraph.retrieval.methods import METHODS, method_help
 
-RETRIEVAL_METHODS = "vector,bm25,hybrid,vector+links,hybrid+links,hybrid+names+links"
+RETRIEVAL_METHODS = ",".join(METHODS)  # what `eval` scores when given no --methods
+CLAIM_METHODS = "vector,bm25,hybrid,hybrid+links,hybrid+names+links,ppr,auto"  # the novel table's methods
 
 
-def index(paths: Annotated[list[str], typer.Argument(help="Files or folders (.txt .md .html .json .jsonl "
-                                                         ".pdf .docx).")],
+def index(paths: Annotated[list[str], typer.Argument(help=f"Files or folders: {readers.described()}.")],
           store: StoreOpt = None,
           names: Annotated[Path | None, typer.Option("--names", help="Gazetteer CSV: name,aliases,type,id.")] = None,
           names_from: NamesFromOpt = None,
           follow_links: Annotated[bool, typer.Option("--follow-links", help="Index a folder's links to files "
                                                      "outside it too.")] = False,
+          reembed: Annotated[bool, typer.Option("--reembed", help="Embed every chunk again, e.g. when the "
+                                                "store's vectors were made by other weights.")] = False,
           as_json: JsonOpt = False, quiet: QuietOpt = False) -> None:
     """Add or refresh documents; unchanged content does no work. A folder is the truth: its files
     deleted or renamed since the last run are withdrawn. A file that cannot be read is skipped with
     a line saying why (on stderr); when every file is, nothing is written (exit 2)."""
-    with open_hopgraph(store, quiet, create=True, names_from=names_from) as hg:
-        report = hg.index(paths, names, follow_links)
+    with creating_hopgraph(store, quiet, names_from=names_from) as hg:
+        report = hg.index(paths, names, follow_links, reembed)
         for line in render_skips(report.skipped):
             typer.echo(line, err=True)
         if as_json:  # the skips are in it too, and stay on stderr
@@ -60,10 +74,9 @@ def remove(targets: Annotated[list[str], typer.Argument(help="Document ids, file
 
 
 def ask(question: Annotated[str, typer.Argument(help="The question.")],
-        mode: Annotated[str, typer.Option("--mode", help="auto (the router picks) | search | local | paths | "
-                                                         "global | lazy | drift | iterative (needs an LLM).")] = "auto",
-        method: Annotated[str | None, typer.Option("--method", "-m", help="For --mode search: vector | bm25 | "
-                                                   "hybrid, +names, +links; ppr; auto.")] = None,
+        mode: Annotated[str, typer.Option("--mode", help=describe_modes() + ".")] = "auto",
+        method: Annotated[str | None, typer.Option("--method", "-m",
+                                                   help=f"For --mode search: {method_help()}.")] = None,
         top: TopOpt = None, store: StoreOpt = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         no_answer: Annotated[bool, typer.Option("--no-answer", help="Search: the ranked chunks only, no "
@@ -79,7 +92,8 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
         typer.echo(render_asked(asked))
 
 
-def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records (JSON list or JSONL).")],
+def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format records, or evidence-claim records "
+                                                      "({id, source, question, type, evidence}); JSON list or JSONL.")],
           corpus: Annotated[Path | None, typer.Option("--corpus", help="JSON list of {title, text}.")] = None,
           methods: Annotated[str | None, typer.Option("--methods", help="Comma-separated. Retrieval: "
                                                       f"{RETRIEVAL_METHODS} (`local` = local search over the "
@@ -96,23 +110,39 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
                                                                        "reply used to this file.")] = None,
           replay: Annotated[Path | None, typer.Option("--replay", help="With --answers: answer from replies "
                                                                        "recorded with --record (no server).")] = None,
+          half: Annotated[str | None, typer.Option("--half", help="a | b: only the questions of that held-out half "
+                                                   "(a stable hash of the id; of the source for claim sets).")] = None,
+          judge: Annotated[str, typer.Option("--judge", help="Evidence-claim sets: lexical (80 %% of a claim's "
+                                             "words in one chunk) or llm (the configured model judges each "
+                                             "claim; cached, resumable).")] = "lexical",
           quiet: QuietOpt = False) -> None:
     """Score retrieval methods on multi-hop questions, per question type; with --answers, score
-    the answers themselves (exact match and F1, with the LLM calls, tokens and seconds per question)."""
+    the answers themselves (exact match and F1, with the LLM calls, tokens and seconds per question).
+    On an evidence-claim set, score the share of each question's claims found in the top-k chunks."""
     from hopgraph.eval import format_table, run_eval
     from hopgraph.eval.answers import ANSWER_METHODS, format_answer_table, run_answer_eval
+    from hopgraph.eval.claims import format_claim_table, is_claim_set, run_claim_eval
+    from hopgraph.eval.halves import check_half
 
     if (record or replay) and not answers:
         raise InputError("--record and --replay go with --answers")
+    half = check_half(half)
     settings = load_settings(names_from=names_from)
-    if answers:
+    if is_claim_set(data):
+        if answers:
+            raise InputError("--answers scores HotpotQA-format sets; an evidence-claim set scores retrieval")
+        chosen = _split(methods) or _split(CLAIM_METHODS)
+        result = run_claim_eval(data, corpus, chosen, top, limit, store, settings, quiet, half, judge)
+        typer.echo(format_claim_table(result))
+    elif answers:
         chosen = _split(methods) or list(ANSWER_METHODS)
-        result = run_answer_eval(data, corpus, chosen, top, limit, store, settings, quiet, record, replay)
+        result = run_answer_eval(data, corpus, chosen, top, limit, store, settings, quiet, record, replay, half)
         typer.echo(format_answer_table(result))
         if result["replies_recorded"] is not None:
             typer.echo(f"recorded {result['replies_recorded']} replies to {record}")
     else:
-        result = run_eval(data, corpus, _split(methods or RETRIEVAL_METHODS), top, limit, store, settings, quiet)
+        result = run_eval(data, corpus, _split(methods or RETRIEVAL_METHODS), top, limit, store, settings, quiet,
+                          half)
         typer.echo(format_table(result))
     typer.echo(f"index: {json.dumps(result['index_seconds'])}")
     if json_out:

@@ -15,11 +15,16 @@ def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
     for rank, hit in enumerate(retrieval.hits, start=1):
         snippet = " ".join(hit.text.split())
         snippet = snippet if len(snippet) <= width else snippet[: width - 1] + "…"
-        lines += [f"{rank}. {hit.title}{_where(hit)}  [{hit.describe_path()}]  score {hit.score:.4f}",
+        lines += [f"{rank}. {hit.title}{_where(hit)}  [{hit.describe_path()}]  score {hit.score:.4f}{_stage(hit)}",
                   f"   {snippet}"]
     trace = ", ".join(f"{s.stage} {s.ms:.1f}" for s in retrieval.trace)
     lines.append(f"{retrieval.method}: {len(retrieval.hits)} hits in {retrieval.ms:.1f} ms ({trace} ms)")
     return "\n".join(lines)
+
+
+def _stage(hit: Hit) -> str:
+    """The placing stage's own number beside the rank score (1/rank), e.g. a link's weight."""
+    return "" if hit.stage_score is None else f" ({hit.found_by} {hit.stage_score:.4f})"
 
 
 def _where(hit: Hit) -> str:

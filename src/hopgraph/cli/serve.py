@@ -13,7 +13,7 @@ from hopgraph import extras
 from hopgraph.cli.options import QuietOpt, StoreOpt
 from hopgraph.config import load_settings
 
-SERVE_LIBRARIES = ("fastapi", "uvicorn", "multipart")  # multipart: python-multipart, for uploads
+SERVE_LIBRARIES = ("fastapi", "uvicorn", "multipart", "fastapi_offline", "sse_starlette")  # multipart: python-multipart
 
 
 def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: anything but 127.0.0.1, "

@@ -13,8 +13,8 @@ import typer
 from hopgraph.cli.options import JsonOpt, QuietOpt, StoreOpt, open_hopgraph, print_result
 from hopgraph.records.stats import StoredRun, StoreStats
 from hopgraph.retrieval.snapshot import snapshot_root
-from hopgraph.store import Store, is_url
-from hopgraph.store.postgres.connection import shown
+from hopgraph.store import Store
+from hopgraph.store.backends import backend_for
 
 RUNS_SHOWN = 5
 
@@ -35,8 +35,9 @@ def store_stats(store: Store, runs: int = RUNS_SHOWN) -> StoreStats:
     meta, counts = store.meta(), store.counts()
     sizes = store.disk_bytes() | {"search_snapshot": folder_bytes(snapshot_root(store.location))}
     current = sum(r.holds_on() for r in store.knowledge_graph().relations) if counts.relations else 0
-    return StoreStats(shown(store.location), "postgresql" if is_url(store.location) else "sqlite", counts,
-                      sizes, meta.get("generation", ""), meta.get("embedder", ""), store.recent_runs(runs), current)
+    # `location` is what messages show (a URL without its password); its scheme names the backend
+    return StoreStats(store.location, backend_for(store.location).name, counts, sizes, meta.get("generation", ""),
+                      meta.get("embedder", ""), store.recent_runs(runs), current)
 
 
 def folder_bytes(folder: Path | None) -> int:

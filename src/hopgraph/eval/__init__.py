@@ -4,6 +4,7 @@ answers (exact match and token F1 of what `ask` answers, with the calls and toke
 from hopgraph.eval.questions import Question, load_questions, pooled_corpus
 from hopgraph.eval.retrieval import (
     build_index,
+    corpus_documents,
     default_store,
     format_table,
     percentile,
@@ -15,6 +16,7 @@ from hopgraph.eval.retrieval import (
 __all__ = [
     "Question",
     "build_index",
+    "corpus_documents",
     "default_store",
     "format_table",
     "load_questions",

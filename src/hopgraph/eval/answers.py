@@ -30,10 +30,11 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.eval.questions import Question
 from hopgraph.eval.retrieval import build_index, load_eval_set
+from hopgraph.eval.tables import text_table
 from hopgraph.llm import LLMCache, RecordingCache, ReplayLLMCache, recorded_model, usage_since
 from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
-from hopgraph.query.answer import NO_ANSWER
+from hopgraph.query.writers import NO_ANSWER
 
 ANSWER_METHODS = ("none", "hybrid", "auto", "iterative")
 NEEDS_MODEL = {"none": "a closed-book answer is the model's", "iterative": "iterative retrieval asks a model"}
@@ -148,7 +149,7 @@ def _means(rows: Sequence[Scored]) -> dict[str, float | int]:
 def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ANSWER_METHODS,
                     top: int = 5, limit: int | None = None, store: str | None = None,
                     settings: Settings | None = None, quiet: bool = True, record: Path | None = None,
-                    replay: Path | None = None) -> dict[str, Any]:
+                    replay: Path | None = None, half: str | None = None) -> dict[str, Any]:
     """Index the corpus (cached, as `run_eval` does) and score the answers of every method.
 
     The model's replies are cached in the store, so a re-run costs nothing. `record` also writes
@@ -160,7 +161,7 @@ def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[st
     if replay is not None:
         settings = replace(settings, llm_url=settings.llm_url or REPLAY_URL, llm_model=recorded_model(replay))
         cache = ReplayLLMCache(replay, strict=True)
-    qa = load_eval_set(data, corpus, limit, store, settings)
+    qa = load_eval_set(data, corpus, limit, store, settings, half)
     hg = HopGraph(qa.store, settings, quiet=quiet, llm_cache=cache)
     with hg:
         index_seconds = build_index(hg, qa.docs)
@@ -190,8 +191,6 @@ def format_answer_table(result: dict[str, Any]) -> str:
         lines.append([method, *cells, f"{a['em']:.3f}", f"{a['f1']:.3f}", f"{a['answer_in']:.3f}",
                       f"{a['context_has']:.3f}", f"{a['llm_calls']:.1f}", f"{a['tokens_in']:.0f}",
                       f"{a['tokens_out']:.0f}", f"{a['seconds']:.2f}"])
-    widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     reader = result.get("reader", "?")
-    return "\n".join([f"{result['n_questions']} questions, top {result['top']}, answers by {reader}",
-                      fmt(header), *map(fmt, lines), *notes])
+    return text_table(f"{result['n_questions']} questions, top {result['top']}, answers by {reader}", header, lines,
+                      notes)

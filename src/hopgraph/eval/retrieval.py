@@ -20,9 +20,12 @@ from platformdirs import user_cache_dir
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
+from hopgraph.errors import InputError
+from hopgraph.eval.halves import select_half
 from hopgraph.eval.questions import Question, load_questions, pooled_corpus
+from hopgraph.eval.tables import text_table
 from hopgraph.ingest.pipeline import chunking_key
-from hopgraph.ingest.readers import read_documents, read_text_file
+from hopgraph.ingest.readers import expand_paths, read_documents, read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
 from hopgraph.query.local import LocalBudget
@@ -89,25 +92,40 @@ class EvalSet:
     store: str
 
 
+def corpus_documents(corpus: Path) -> tuple[list[Document], str]:
+    """The documents of a corpus file, or of every supported file in a corpus folder (as `hopgraph
+    index` reads them), and the hash of the contents and file names (the cache key)."""
+    if not corpus.is_dir():  # one source whatever the working folder
+        return read_documents(corpus.resolve()), hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
+    digest, docs = hashlib.sha256(), []
+    for path in expand_paths([corpus]):
+        docs.extend(read_documents(path.resolve()))
+        digest.update(f"{path.relative_to(corpus)}\0{read_text_file(path)}\0".encode())
+    return docs, digest.hexdigest()
+
+
 def load_eval_set(data: Path, corpus: Path | None, limit: int | None, store: str | None,
-                  settings: Settings) -> EvalSet:
-    """Questions and corpus (the records' pooled paragraphs unless `corpus` is given), and the
-    cached store keyed by both and by the settings that shape the index."""
+                  settings: Settings, half: str | None = None) -> EvalSet:
+    """Questions (those of `half` when given) and corpus (the records' pooled paragraphs unless
+    `corpus` is given), and the cached store keyed by both and by the settings that shape the index.
+    Both halves share the whole corpus, and so one index."""
     check_source(settings.names_from)
     questions, records, data_hash = load_questions(data)
     if corpus:
-        docs = read_documents(corpus.resolve())  # one source whatever the working folder
-        corpus_hash = hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
+        docs, corpus_hash = corpus_documents(corpus)
     else:
         docs, corpus_hash = pooled_corpus(records, f"eval:{data.name}"), ""
+    questions = select_half(questions, half, lambda q: q.id)
+    if not questions:
+        raise InputError(f"{data}: no question falls in half {half}")
     return EvalSet(questions[:limit] if limit else questions, docs,
                    store or default_store(data_hash, corpus_hash, settings))
 
 
 def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = METHODS, top: int = 5,
              limit: int | None = None, store: str | None = None, settings: Settings | None = None,
-             quiet: bool = True) -> dict[str, Any]:
-    """Index the corpus (cached) and score every method on every question; the JSON of the issue.
+             quiet: bool = True, half: str | None = None) -> dict[str, Any]:
+    """Index the corpus (cached) and score every method on every question (of `half`, when given).
 
     Names come from `settings.names_from`, exactly as `hopgraph index` makes them (no eval-only
     path); titles still decide what a gold paragraph is."""
@@ -115,7 +133,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
         if method not in (LOCAL, AUTO):
             parse_method(method)
     settings = settings or Settings()
-    qa = load_eval_set(data, corpus, limit, store, settings)
+    qa = load_eval_set(data, corpus, limit, store, settings, half)
     hg = HopGraph(qa.store, settings, quiet=quiet)
     with hg:
         index_seconds = build_index(hg, qa.docs)
@@ -125,7 +143,7 @@ def run_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ME
             index_seconds["concept_graph"] = {"seconds": round(time.perf_counter() - started, 2),
                                               "entities": graph.entities, "relations": graph.relations}
         results = {m: evaluate_method(hg, qa.questions, m, top, quiet) for m in methods}
-    return {"n_questions": len(qa.questions), "n_paragraphs": len(qa.docs), "top": top,
+    return {"n_questions": len(qa.questions), "n_paragraphs": len(qa.docs), "top": top, "half": half,
             "names_from": settings.names_from, "chunking": chunking_key(settings),
             "index_seconds": index_seconds, "methods": results, "store": hg.store.location}
 
@@ -158,13 +176,11 @@ def format_table(result: dict[str, Any]) -> str:
                  if t in m["by_type"] else "-" for t in types]
         lines.append([method, *cells, f"{m['all']['both_found']:.3f}", f"{m['all']['recall']:.3f}",
                       f"{m['ms_per_query']['p50']:.1f}", f"{m['ms_per_query']['p95']:.1f}"])
-    widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))  # noqa: E731
     counts = ", ".join(f"{t}={n}" for t, n in _type_counts(result).items())
-    return "\n".join([f"{result['n_questions']} questions ({counts}), {result['n_paragraphs']} paragraphs, "
+    half = f", half {result['half'].upper()}" if result.get("half") else ""
+    return text_table(f"{result['n_questions']} questions ({counts}){half}, {result['n_paragraphs']} paragraphs, "
                       f"top {result['top']}, names from {result.get('names_from', '?')}, "
-                      f"chunking {result.get('chunking', '?')}",
-                      fmt(header), *map(fmt, lines)])
+                      f"chunking {result.get('chunking', '?')}", header, lines)
 
 
 def _type_counts(result: dict[str, Any]) -> dict[str, int]:

@@ -4,8 +4,11 @@ Three graphs, one per `--what`:
 - `links`: the name-link graph. A node per active chunk (its document's title and source, where it
   is cited, its text); an edge per link, source chunk → target chunk, with the name that made it.
 - `kg`: the knowledge graph. A node per entity (type, description, aliases, source chunks); an edge
-  per relation (type, description, source chunks, valid_from / valid_until, superseded_by, and whether
-  it holds on the day of the export: `current`).
+  per typed relation (type, description, source chunks, valid_from / valid_until, superseded_by, and
+  whether it holds on the day of the export: `current`). Co-occurrence edges (the no-LLM concept
+  graph's CO_OCCURS, thousands beside a hundred typed relations) only with `with_cooccurrence`.
+  Every node and edge names its source documents (`documents`: their sources, `document_titles`)
+  beside the chunk ids.
 - `communities`: the knowledge graph again, each entity carrying its community at every level of the
   Leiden tree (`community_0` the coarsest … `community` the finest): what Gephi colours a partition by.
 
@@ -21,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hopgraph.errors import HopgraphError
+from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.store.base import Store
@@ -55,15 +59,16 @@ class ExportGraph:
         return len(self.edges)
 
 
-def build_export_graph(store: Store, what: str) -> ExportGraph:
+def build_export_graph(store: Store, what: str, with_cooccurrence: bool = False) -> ExportGraph:
     """The graph `--what` names, from the store as it is; an error naming the step to run when the
-    store holds none of it."""
+    store holds none of it. `with_cooccurrence` keeps the knowledge graph's co-occurrence edges."""
     if what == "links":
         return links_graph(store)
-    if what == "kg":
-        return kg_graph(_knowledge_graph(store))
-    if what == "communities":
-        return communities_graph(_knowledge_graph(store), _community_tree(store))
+    if what in ("kg", "communities"):
+        kg, documents = _knowledge_graph(store), DocumentsOf.of(store)
+        if what == "kg":
+            return kg_graph(kg, documents=documents, with_cooccurrence=with_cooccurrence)
+        return communities_graph(kg, _community_tree(store), documents, with_cooccurrence)
     raise HopgraphError(f"unknown graph to export {what!r}: choose one of {', '.join(WHAT)}")
 
 
@@ -114,7 +119,31 @@ def links_graph(store: Store) -> ExportGraph:
     return graph
 
 
-def kg_graph(kg: KnowledgeGraph, what: str = "kg") -> ExportGraph:
+@dataclass(frozen=True)
+class DocumentsOf:
+    """Chunk id → its document's source and title: what a reader recognises beside a chunk id."""
+
+    source: dict[int, str]
+    title: dict[int, str]
+
+    @classmethod
+    def of(cls, store: Store) -> DocumentsOf:
+        docs = {d.id: d for d in store.active_documents().values()}
+        chunk_doc = {chunk: doc for chunk, doc in store.chunk_docs().items() if doc in docs}
+        return cls({c: safe(docs[d].source) for c, d in chunk_doc.items()},
+                   {c: safe(docs[d].title) for c, d in chunk_doc.items()})
+
+    def columns(self, chunk_lists: list[list[int]]) -> dict[str, list[Value]]:
+        """`documents` and `document_titles` per row: each row's chunks' documents, first seen first."""
+        def named(chunks: list[int], of: dict[int, str]) -> str:
+            return joined(dict.fromkeys(of[c] for c in chunks if c in of))
+        return {"documents": [named(chunks, self.source) for chunks in chunk_lists],
+                "document_titles": [named(chunks, self.title) for chunks in chunk_lists]}
+
+
+def kg_graph(kg: KnowledgeGraph, what: str = "kg", documents: DocumentsOf | None = None,
+             with_cooccurrence: bool = False) -> ExportGraph:
+    documents = documents or DocumentsOf({}, {})
     entities = sorted(kg.entities.values(), key=lambda e: e.id)
     position = {entity.id: i for i, entity in enumerate(entities)}
     graph = ExportGraph(what, {
@@ -126,8 +155,10 @@ def kg_graph(kg: KnowledgeGraph, what: str = "kg") -> ExportGraph:
         "description": [safe(e.description) for e in entities],
         "aliases": [joined(safe(a) for a in e.aliases) for e in entities],
         "chunks": [joined(sorted(e.chunks)) for e in entities],
+        **documents.columns([sorted(e.chunks) for e in entities]),
     })
-    relations = [r for r in kg.relations if r.source in position and r.target in position]
+    relations = [r for r in kg.relations if r.source in position and r.target in position
+                 and (with_cooccurrence or r.relation != CO_OCCURS)]
     graph.edges = [(position[r.source], position[r.target]) for r in relations]
     chunks = [sorted({s.chunk_id for s in r.sources}) for r in relations]
     graph.edge_attrs = {
@@ -137,6 +168,7 @@ def kg_graph(kg: KnowledgeGraph, what: str = "kg") -> ExportGraph:
         "description": [safe(r.description) for r in relations],
         "source_chunk": [found[0] if found else NONE_ID for found in chunks],
         "source_chunks": [joined(found) for found in chunks],
+        **documents.columns(chunks),
         "weight": [float(len(found)) for found in chunks],
         "valid_from": [r.valid_from or "" for r in relations],
         "valid_until": [r.valid_until or "" for r in relations],
@@ -146,10 +178,11 @@ def kg_graph(kg: KnowledgeGraph, what: str = "kg") -> ExportGraph:
     return graph
 
 
-def communities_graph(kg: KnowledgeGraph, tree: CommunityTree) -> ExportGraph:
+def communities_graph(kg: KnowledgeGraph, tree: CommunityTree, documents: DocumentsOf | None = None,
+                      with_cooccurrence: bool = False) -> ExportGraph:
     """The knowledge graph with `community_<level>` per level and `community` (the finest) per entity;
     -1 for an entity in no community (one the tree was not built over)."""
-    graph = kg_graph(kg, "communities")
+    graph = kg_graph(kg, "communities", documents, with_cooccurrence)
     entity_ids = [int(e) for e in graph.nodes["entity"]]
     finest = [NONE_ID] * len(entity_ids)
     for level in range(tree.levels):

@@ -1,8 +1,9 @@
 """Writing an export graph (graphs.py) as GraphML, GEXF or CSV; every file appears whole or not at all.
 
-- GraphML: igraph's writer (`Graph.write_graphml`). igraph writes every number as a GraphML `double`.
-- GEXF: igraph has no GEXF writer, so networkx's (`networkx.write_gexf`, GEXF 1.2) writes it; node
-  ids are the nodes' keys (`chunk:12`, `entity:3`), `label` is the node's and edge's label.
+- GraphML and GEXF: networkx's writers (`write_graphml`, `write_gexf`, GEXF 1.2) over one
+  MultiDiGraph. Node ids are the nodes' keys (`chunk:12`, `entity:3`), `label` is the node's and
+  edge's label; an integer attribute stays an integer (GraphML `long`; igraph's writer made every
+  number a `double`, so ids read back as 12.0).
 - CSV: `nodes.csv` (`key`, then the node attributes) and `edges.csv` (`source`, `target` — node keys —
   then the edge attributes), in a folder, or in one zip file when the path ends in `.zip`.
 
@@ -20,6 +21,7 @@ import uuid
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from hopgraph.errors import HopgraphError
 from hopgraph.export.graphs import ExportGraph, Value
@@ -46,27 +48,34 @@ def write_export(graph: ExportGraph, fmt: str, out: Path) -> list[Path]:
 
 
 def write_graphml(graph: ExportGraph, out: Path) -> list[Path]:
-    import igraph
+    import networkx
 
-    g = igraph.Graph(graph.node_count, graph.edges, directed=True, vertex_attrs=graph.nodes,
-                     edge_attrs=graph.edge_attrs)
     with _replacing(out) as temporary:
-        g.write_graphml(str(temporary))
+        networkx.write_graphml(_networkx_graph(graph), temporary)
     return [out]
 
 
 def write_gexf(graph: ExportGraph, out: Path) -> list[Path]:
     import networkx
 
+    with _replacing(out) as temporary:
+        networkx.write_gexf(_networkx_graph(graph, edge_ids=True), temporary)
+    return [out]
+
+
+def _networkx_graph(graph: ExportGraph, edge_ids: bool = False) -> Any:
+    """The export as a networkx MultiDiGraph keyed by node keys. `edge_ids`: an `id` per edge, which
+    GEXF takes as the edge's id (GraphML writes the edge key as its id itself)."""
+    import networkx
+
     g = networkx.MultiDiGraph()
     keys = [str(k) for k in graph.nodes["key"]]
     attrs = {name: column for name, column in graph.nodes.items() if name != "key"}
     g.add_nodes_from((key, {name: column[i] for name, column in attrs.items()}) for i, key in enumerate(keys))
-    g.add_edges_from((keys[s], keys[t], k, {"id": str(k), **{n: c[k] for n, c in graph.edge_attrs.items()}})
-                     for k, (s, t) in enumerate(graph.edges))
-    with _replacing(out) as temporary:
-        networkx.write_gexf(g, temporary)
-    return [out]
+    for k, (s, t) in enumerate(graph.edges):
+        data = {name: column[k] for name, column in graph.edge_attrs.items()}
+        g.add_edge(keys[s], keys[t], k, **({"id": str(k)} if edge_ids else {}), **data)
+    return g
 
 
 def write_csv(graph: ExportGraph, out: Path) -> list[Path]:

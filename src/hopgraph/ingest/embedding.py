@@ -20,13 +20,16 @@ LOOKUP_EVERY = 500  # text hashes per look-up of stored vectors
 
 
 def embed_missing(store: Store, embedder: Embedder, change: DocumentChange, quiet: bool = True,
-                  include_stored: bool = False) -> int:
+                  include_stored: bool = False, recompute: bool = False) -> int:
     """Step 3: embed the chunk texts that have no stored vector for this model; commit in batches.
 
-    `include_stored` also covers chunks already in the store (after switching embedders). The
-    chunks are read twice (which texts lack a vector, then those texts), never all held at once."""
-    table = store.chunk_table() if include_stored else None
-    todo = _unembedded(store, embedder.name, (h for h, _ in _texts(change, table)))
+    `include_stored` also covers chunks already in the store (after switching embedders);
+    `recompute` embeds them even when a vector is stored (`index --reembed`: other weights under
+    the same name), replacing it. The chunks are read twice (which texts lack a vector, then those
+    texts), never all held at once."""
+    table = store.chunk_table() if include_stored or recompute else None
+    hashes = (h for h, _ in _texts(change, table))
+    todo = set(hashes) if recompute else _unembedded(store, embedder.name, hashes)
     total = len(todo)
     with counter("embedding", quiet) as update:
         batch: dict[str, str] = {}

@@ -26,11 +26,13 @@ from hopgraph.ingest.spill import SpilledChunks
 from hopgraph.linkgraph import aboutness, naming  # spaCy itself is imported only when texts are parsed
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.progress import bar_over, counter
-from hopgraph.records.documents import Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
+from hopgraph.records.documents import ActiveDocs, Chunk, ChunkTable, Document, DocumentChange, RunRecord, Skip, utc_now
 from hopgraph.records.knowledge import CarriedFacts, Rechunking
 from hopgraph.records.names import GazetteerEntry, GraphRows
 from hopgraph.store import Store
+from hopgraph.text import nlp
 from hopgraph.text.embed import Embedder
+from hopgraph.text.model_identity import PARSER_KEY, PARSER_NAME_KEY, STORE_KEY, weights_sha256
 
 GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
 
@@ -122,6 +124,9 @@ def read_paths(paths: Sequence[str | Path], quiet: bool = True, follow_links: bo
     files = _once_each(files)
     links_skipped = len(result.skipped)
     for path, source in bar_over(files, "reading", quiet):
+        if not sync.decodable(path):  # a file named directly (a folder's are skipped in folder_files)
+            result.skipped.append(Skip(sync.printable(path), sync.UNDECODABLE_NAME))
+            continue
         try:
             result.documents.extend(_stored_under(read_documents(path), path, source))
         except UnreadableFile as err:
@@ -156,16 +161,18 @@ def _nothing_readable(skipped: list[Skip]) -> str:
 
 def plan_change(store: Store, docs: Sequence[Document], settings: Settings,
                 replace_sources: bool | Collection[str] = True,
-                skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> tuple[DocumentChange, IndexReport]:
+                skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
+                active: ActiveDocs | None = None) -> tuple[DocumentChange, IndexReport]:
     """Step 2: which documents are new or changed (chunked here) and which are withdrawn.
 
     `replace_sources`: True withdraws the documents of every source read here that are gone from it;
     a collection of sources does that for exactly those (even if none of their documents remain).
     A skipped file is no source read here: its documents stay as an earlier run indexed them.
-    `withdraw`: document ids withdrawn as well (`hopgraph remove`)."""
+    `withdraw`: document ids withdrawn as well (`hopgraph remove`). `active`: the store's active
+    documents if the caller has read them already this run (else they are read here)."""
     report = IndexReport(documents=len(docs), skipped=list(skipped))
     change = DocumentChange()
-    active = store.active_documents()
+    active = store.active_documents() if active is None else active
     chunking = chunking_key(settings)
     for doc in docs:
         content_hash = content_hash_of(doc, chunking)
@@ -240,28 +247,33 @@ def graph_signature(settings: Settings, gazetteer: Sequence[GazetteerEntry]) -> 
 def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], settings: Settings,
                     gazetteer: Sequence[GazetteerEntry] = (), quiet: bool = True,
                     replace_sources: bool | Collection[str] = True,
-                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = ()) -> IndexReport:
+                    skipped: Sequence[Skip] = (), withdraw: Collection[int] = (),
+                    active: ActiveDocs | None = None, reembed: bool = False) -> IndexReport:
     """Steps 2–4 for documents already read (`skipped`: the files step 1 could not read, for the
-    report). Unchanged content with unchanged settings writes nothing.
+    report). Unchanged content with unchanged settings writes nothing. `active`: the store's active
+    documents when the caller read them this run: the run reads them once (ingest/indexing.py).
+    `reembed` embeds every stored chunk again (the vectors were made by other weights).
 
     Names come from `settings.names_from` (linkgraph/naming.py): by default from the text of every
     chunk, plus the titles that are names, decided per document."""
     names_from = naming.check_source(settings.names_from)
     started = time.perf_counter()
-    change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw)
+    active = store.active_documents() if active is None else active
+    change, report = plan_change(store, docs, settings, replace_sources, skipped, withdraw, active)
     signature = graph_signature(settings, gazetteer)
     meta = store.meta()
-    new_embedder = meta.get("embedder") not in (None, embedder.name)
+    new_embedder = meta.get("embedder") not in (None, embedder.name) or reembed
     if change.empty and meta.get("graph_signature") == signature and not new_embedder:
         report.seconds = {"total": time.perf_counter() - started}
         return report
     planned = time.perf_counter()
-    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder)
+    report.embedded = embed_missing(store, embedder, change, quiet, include_stored=new_embedder, recompute=reembed)
     embedded = time.perf_counter()
     readings: dict[str, aboutness.Reading] = {}
     if naming.reads_text(names_from):  # outside the write transaction: the model is slow
         with counter("names from text", quiet) as update:
-            readings, report.paragraphs_read = naming.read_new_paragraphs(store, _texts_after(store, change), update)
+            texts = _texts_after(store, change, active)
+            readings, report.paragraphs_read = naming.read_new_paragraphs(store, texts, update)
     named = time.perf_counter()
     graph_seconds = 0.0
 
@@ -290,6 +302,7 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     # A fresh generation marks this state of the store: search snapshots (retrieval/snapshot.py)
     # of any other state are never read, and it is written in the same transaction as the change.
     store.apply(change, build, {"graph_signature": signature, "embedder": embedder.name,
+                                STORE_KEY: weights_sha256(embedder), **parser_identity(),
                                 "generation": uuid.uuid4().hex},
                 RunRecord("remove" if withdraw and not docs else "index", utc_now(),
                           lambda: json.dumps(asdict(report))), carry)
@@ -298,11 +311,16 @@ def index_documents(store: Store, embedder: Embedder, docs: Sequence[Document], 
     return report
 
 
-def _texts_after(store: Store, change: DocumentChange) -> list[str]:
-    """The chunk texts the index will hold once `change` is applied."""
-    active = store.active_documents()
+def _texts_after(store: Store, change: DocumentChange, active: ActiveDocs) -> list[str]:
+    """The chunk texts the index will hold once `change` is applied (`active`: before it)."""
     replaced = set(change.withdrawn) | {active[(d.source, d.title)].id for d, _, _ in change.upserts
                                         if (d.source, d.title) in active}
     table = store.chunk_table()
     kept = [t for doc, t in zip(table.doc_ids.tolist(), table.texts, strict=True) if doc not in replaced]
     return kept + [c.text for _, _, chunks in change.upserts for c, _ in chunks]
+
+
+def parser_identity() -> dict[str, str]:
+    """The spaCy model that reads names, for the store's meta (nothing without the `nlp` extra)."""
+    sha256 = nlp.model_sha256()
+    return {PARSER_NAME_KEY: nlp.MODEL_PACKAGE, PARSER_KEY: sha256} if sha256 else {}

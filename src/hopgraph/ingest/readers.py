@@ -1,4 +1,10 @@
-"""Read .txt, .md, .html, .json, .jsonl, .pdf and .docx files into `Document`s.
+"""File readers by suffix — the one registry of them — and the built-in ones: text, Markdown, HTML,
+JSON, JSON Lines, PDF and Word.
+
+The folder walk, `hopgraph index --help`, the HTTP upload's description and the messages about an
+unsupported file all read the registry, so adding a format is one module with a function
+`(path, bytes) -> [Document]` and one `register(...)` call (a plugin calls it from its entry point:
+hopgraph/plugins.py).
 
 A file that cannot be read raises `UnreadableFile` naming the file and the reason; an index run
 skips it and goes on (ingest/pipeline.read_paths). Every reader records where a title came from.
@@ -9,27 +15,71 @@ A text or Markdown file over `STREAM_BYTES` is not held: its document reads it a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
 from bs4 import BeautifulSoup
 
-from hopgraph.errors import InputError, UnreadableFile
+from hopgraph.errors import HopgraphError, InputError, UnreadableFile
 from hopgraph.ingest import sync, textfile
 from hopgraph.ingest.pdf import read_pdf
 from hopgraph.ingest.word import read_docx
 from hopgraph.records.documents import Document
 
-TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
-HTML_SUFFIXES = {".html", ".htm"}
-JSON_SUFFIXES = {".json", ".jsonl"}
-BINARY_READERS = {".pdf": read_pdf, ".docx": read_docx}  # each imports its optional library when used
-SUPPORTED = TEXT_SUFFIXES | HTML_SUFFIXES | JSON_SUFFIXES | set(BINARY_READERS)
+ReadBytes = Callable[[PurePath, bytes], list[Document]]  # a file's bytes → its documents, read by its suffix
 
 
-def supported(path: Path) -> bool:
-    return path.suffix.lower() in SUPPORTED
+@dataclass(frozen=True)
+class Reader:
+    suffix: str  # lower case, with its dot: `.md`
+    read: ReadBytes
+    description: str
+    streams: bool = False  # text read block by block when the file is over textfile.STREAM_BYTES
+
+
+_READERS: dict[str, Reader] = {}
+
+
+def register(suffixes: str | Sequence[str], read: ReadBytes, description: str, streams: bool = False) -> None:
+    """Read files with these suffixes (`.toy`, or several sharing one reader) with `read`, which gets
+    the file's bytes (never empty) and the path that names it, and raises `UnreadableFile` for a file
+    it cannot read. `streams`: the reader takes UTF-8 text, and a big file is read block by block as
+    a text file is (the document's title from its `# ` heading or file name)."""
+    for suffix in [suffixes] if isinstance(suffixes, str) else suffixes:
+        if not (suffix.startswith(".") and len(suffix) > 1 and suffix == suffix.lower()):
+            raise HopgraphError(f"cannot register a reader for {suffix!r}: a suffix is lower case with its dot, "
+                                "e.g. '.txt'")
+        if suffix in _READERS:
+            raise HopgraphError(f"cannot register a reader for {suffix!r}: it has one already")
+        _READERS[suffix] = Reader(suffix, read, description, streams)
+
+
+def reader_for(path: PurePath) -> Reader | None:
+    return _READERS.get(path.suffix.lower())
+
+
+def supported(path: PurePath) -> bool:
+    return reader_for(path) is not None
+
+
+def suffixes() -> list[str]:
+    """Every suffix a reader is registered for, sorted (what the errors list)."""
+    return sorted(_READERS)
+
+
+def described() -> str:
+    """The formats for help texts, in the order they were registered, suffixes that share a reader's
+    description together: `.txt .md .markdown (text or Markdown), .html .htm (HTML), …`."""
+    groups: dict[str, list[str]] = {}
+    for reader in _READERS.values():
+        groups.setdefault(reader.description, []).append(reader.suffix)
+    return ", ".join(f"{' '.join(suffixes)} ({description})" for description, suffixes in groups.items())
+
+
+def _unsupported(suffix: str) -> str:
+    return f"unsupported file type {suffix or '(none)'}; use one of {', '.join(suffixes())}"
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -42,9 +92,8 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
             raise InputError(f"no such file or folder: {path}")
         if path.is_dir():
             files.extend(file for file, _ in sync.folder_files(path, supported).files)
-        elif path.suffix.lower() not in SUPPORTED:
-            raise InputError(f"{path}: unsupported file type {path.suffix or '(none)'}; "
-                             f"use one of {', '.join(sorted(SUPPORTED))}")
+        elif not supported(path):
+            raise InputError(f"{path}: {_unsupported(path.suffix)}")
         else:
             files.append(path)
     return files
@@ -63,21 +112,13 @@ def read_file_bytes(path: Path) -> bytes:
 
 def read_text_file(path: Path) -> str:
     """The file's text; unreadable, empty, binary or non-UTF-8 files are errors that name the file."""
-    return _decode(path, read_file_bytes(path))
-
-
-def _decode(path: PurePath, data: bytes) -> str:
-    if b"\x00" in data[:8192]:
-        raise UnreadableFile(path, "looks like a binary file (NUL bytes), not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise UnreadableFile(path, f"not UTF-8 text ({err.reason} at byte {err.start})") from None
+    return textfile.decode_text(path, read_file_bytes(path))
 
 
 def read_documents(path: Path) -> list[Document]:
     """All documents in one file, by its suffix."""
-    if path.suffix.lower() in TEXT_SUFFIXES and _file_size(path) > textfile.STREAM_BYTES:
+    reader = reader_for(path)
+    if reader is not None and reader.streams and _file_size(path) > textfile.STREAM_BYTES:
         return [_text_document(path, textfile.head_and_check(path))]
     return documents_in_bytes(path, read_file_bytes(path))
 
@@ -85,20 +126,28 @@ def read_documents(path: Path) -> list[Document]:
 def documents_in_bytes(path: PurePath, data: bytes) -> list[Document]:
     """All documents in a file's bytes, read by the suffix of `path`, which only names them: nothing
     is read from that path (the HTTP API's uploads are bytes with a name, never a file to open)."""
-    suffix = path.suffix.lower()
-    if suffix not in SUPPORTED:
-        raise UnreadableFile(path, f"unsupported file type {suffix or '(none)'}; use one of "
-                                   f"{', '.join(sorted(SUPPORTED))}")
+    reader = reader_for(path)
+    if reader is None:
+        raise UnreadableFile(path, _unsupported(path.suffix.lower()))
     if not data.strip():
         raise UnreadableFile(path, "file is empty")
-    if suffix in BINARY_READERS:
-        return [BINARY_READERS[suffix](path, data)]
-    text = _decode(path, data)
-    if suffix in JSON_SUFFIXES:
-        return list(_dedupe(_json_documents(_load_json(path, text, suffix == ".jsonl"), path)))
-    if suffix in HTML_SUFFIXES:
-        return [_html_document(text, path)]
+    return reader.read(path, data)
+
+
+def _text_documents(path: PurePath, data: bytes) -> list[Document]:
+    text = textfile.decode_text(path, data)
     return [_text_document(path, text, text.strip())]
+
+
+def _html_documents(path: PurePath, data: bytes) -> list[Document]:
+    return [_html_document(textfile.decode_text(path, data), path)]
+
+
+def _json_records(lines: bool) -> ReadBytes:
+    def read(path: PurePath, data: bytes) -> list[Document]:
+        text = textfile.decode_text(path, data)
+        return list(_dedupe(_json_documents(_load_json(path, text, lines), path)))
+    return read
 
 
 def _text_document(path: PurePath, head: str, text: str | None = None) -> Document:
@@ -189,3 +238,11 @@ def _dedupe(docs: Iterable[Document]) -> Iterator[Document]:
         if doc.title not in seen and doc.text.strip():
             seen.add(doc.title)
             yield doc
+
+
+register((".txt", ".md", ".markdown"), _text_documents, "text or Markdown", streams=True)
+register((".html", ".htm"), _html_documents, "HTML")
+register(".json", _json_records(lines=False), "a JSON list of {title, text} or HotpotQA records")
+register(".jsonl", _json_records(lines=True), "one such record a line")
+register(".pdf", lambda path, data: [read_pdf(path, data)], "PDF, with the pdf extra")  # imports pypdf when used
+register(".docx", lambda path, data: [read_docx(path, data)], "Word, with the docx extra")

@@ -67,7 +67,14 @@ def folder_files(folder: Path, wanted: Callable[[Path], bool], follow_links: boo
             if path.is_symlink() and not path.resolve().is_relative_to(root):
                 _not_followed(path, folder, found)
         for path in (Path(top, name) for name in sorted(names)):
-            if not (path.is_file() and wanted(path)):
+            if not wanted(path):
+                continue
+            if not path.is_file():
+                if path.is_symlink():  # a dangling link: said, not silently passed over
+                    found.skipped.append(Skip(str(path), f"a link to {os.readlink(path)}, which does not exist"))
+                continue
+            if not decodable(path):
+                found.skipped.append(Skip(printable(path), UNDECODABLE_NAME))
                 continue
             real = path.resolve() if path.is_symlink() else here / path.name
             if real.is_relative_to(root):  # a link inside the folder is the file it names
@@ -78,6 +85,20 @@ def folder_files(folder: Path, wanted: Callable[[Path], bool], follow_links: boo
                 _not_followed(path, folder, found)
     found.files.sort()
     return found
+
+
+UNDECODABLE_NAME = "its name is not valid UTF-8 (rename the file to index it)"
+
+
+def decodable(path: Path) -> bool:
+    """Whether the path's name is text: the OS hands undecodable bytes to Python as lone surrogates
+    (surrogateescape), which no store can keep."""
+    return not any("\ud800" <= ch <= "\udfff" for ch in str(path))
+
+
+def printable(path: Path) -> str:
+    """The path with its undecodable bytes written as `\\xe9`, for a message."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _in_folder(path: Path, folder: Path) -> str:

@@ -34,16 +34,20 @@ def open_graph(graph: HopGraph | str) -> HopGraph:
 
 def hit_metadata(hit: Hit) -> dict[str, Any]:
     """What a framework document carries beside the text. Flat scalars only: LlamaIndex's vector
-    stores and LangChain's serialisers both refuse nested values."""
+    stores and LangChain's serialisers both refuse nested values. `score` is 1/rank (monotone, so
+    a framework's cut-off keeps what the ranking kept); `stage_score` is the number of the stage
+    that placed the hit and `rank_<ranker>` each ranker's rank of a fused hit."""
     return {
         "chunk_id": hit.chunk_id,
         "doc_id": hit.doc_id,
         "title": hit.title,
         "source": hit.source,
         "score": hit.score,
+        "stage_score": hit.stage_score,
         "found_by": hit.found_by,
         "how": hit.describe_path(),
         "via": hit.via.name if hit.via else None,
         "via_chunk_id": hit.via.from_chunk if hit.via else None,
         "via_title": hit.via.from_title if hit.via else None,
+        **{f"rank_{ranker}": rank for ranker, rank in hit.ranks.items()},
     }

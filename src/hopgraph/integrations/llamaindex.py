@@ -2,8 +2,9 @@
 `BaseRetriever`.
 
 Installed by `pip install 'hopgraph[llamaindex]'` (llama-index-core). Each hit becomes a
-`NodeWithScore` over a `TextNode` with the same metadata as the LangChain adapter; the LLM sees
-only its title, source and how it was found, not its ids and scores.
+`NodeWithScore` over a `TextNode` with the same metadata as the LangChain adapter (the fused and
+per-ranker numbers included); its score is 1/rank, monotone as LlamaIndex's cut-offs expect. The
+LLM sees only its title, source and how it was found, not its ids and scores.
 
 Nothing here downloads: building nodes needs neither NLTK nor tiktoken. llama-index-core's
 response synthesizers count tokens with tiktoken and some splitters use NLTK, and it ships both
@@ -16,8 +17,9 @@ from __future__ import annotations
 import asyncio
 
 from hopgraph.engine import HopGraph
+from hopgraph.errors import HopgraphError
 from hopgraph.integrations import hit_metadata, missing_extra, open_graph
-from hopgraph.query.ask import DEFAULT_METHOD
+from hopgraph.query.question import DEFAULT_METHOD
 from hopgraph.records.retrieval import Hit
 
 try:
@@ -33,14 +35,26 @@ class HopGraphRetriever(BaseRetriever):
     """Retrieves chunks by a hopgraph method (default: hybrid search plus names and links).
 
     `graph` is a HopGraph you own, or the path (or postgresql:// URL) of an existing store, which
-    the retriever opens for itself. `top` None takes the store's configured `top`."""
+    the retriever opens for itself. `similarity_top_k` (LlamaIndex's name) or `top` (hopgraph's)
+    sets the number of nodes; None takes the store's configured `top`. A node's score is 1/rank,
+    so `SimilarityPostprocessor(similarity_cutoff=…)` keeps a prefix of the ranking (a linked
+    hit is not dropped for its link weight); the stage's own number is metadata `stage_score`."""
 
     def __init__(self, graph: HopGraph | str, method: str = DEFAULT_METHOD, top: int | None = None,
-                 **kwargs: object) -> None:
+                 similarity_top_k: int | None = None, **kwargs: object) -> None:
+        if top is not None and similarity_top_k is not None and top != similarity_top_k:
+            raise HopgraphError(f"top={top} and similarity_top_k={similarity_top_k} disagree: give one")
+        self.top = similarity_top_k if similarity_top_k is not None else top
+        if self.top is not None and self.top < 1:
+            raise HopgraphError(f"similarity_top_k must be at least 1, got {self.top}")
         self.graph = open_graph(graph)
         self.method = method
-        self.top = top
         super().__init__(**kwargs)  # type: ignore[arg-type]  (callback_manager, verbose…)
+
+    @property
+    def similarity_top_k(self) -> int | None:
+        """LlamaIndex's name for `top`."""
+        return self.top
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         hits = self.graph.search(query_bundle.query_str, method=self.method, top=self.top).hits

@@ -21,15 +21,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from hopgraph.config import Settings
 from hopgraph.errors import HopgraphError
 from hopgraph.kg.build import CONCEPT_EXTRACTOR, GraphReport, parse_extractor, run_extractors
-from hopgraph.kg.extractors.llm import ExtractReport, extract_pending
+from hopgraph.kg.extractors.llm import ExtractReport, extract_pending, nothing_extracted
+from hopgraph.kg.facts import Vocabulary
+from hopgraph.llm import LLMClient
 from hopgraph.progress import counter
+from hopgraph.store.base import Store
 
-if TYPE_CHECKING:
-    from hopgraph.engine import HopGraph
+
+class Backfilled(Protocol):
+    """What the backfill needs of the facade (`HopGraph` is one): named here, so that kg/ never
+    imports the facade above it."""
+
+    store: Store
+    settings: Settings
+    quiet: bool
+
+    @property
+    def has_llm(self) -> bool: ...
+
+    def llm(self) -> LLMClient: ...
+
+    def vocabulary(self) -> Vocabulary: ...
+
+    def build_graph(self) -> GraphReport: ...
 
 
 @dataclass
@@ -39,7 +58,7 @@ class BackfillReport:
     resumed: bool  # an earlier run had stored facts and stopped before rebuilding the graph
 
 
-def backfill(hg: HopGraph, use_llm: bool | None = None, gleanings: int | None = None) -> BackfillReport:
+def backfill(hg: Backfilled, use_llm: bool | None = None, gleanings: int | None = None) -> BackfillReport:
     """Extract the chunks no current extractor has read — by the LLM when one is configured (or
     `use_llm`), then the parser; without an LLM, concepts and the parser — and rebuild the graph if
     any fact changed. Ctrl-C stops it after the last committed batch, saying how far it got."""
@@ -51,10 +70,10 @@ def backfill(hg: HopGraph, use_llm: bool | None = None, gleanings: int | None = 
         if hg.has_llm if use_llm is None else use_llm:
             rounds = hg.settings.gleanings if gleanings is None else gleanings
             with counter("backfill", hg.quiet) as update:
-                report = extract_pending(store, hg.llm(), hg.vocabulary(), rounds, _remembered(update, done))
+                report = extract_pending(store, hg.llm(), hg.vocabulary(), rounds, _remembered(update, done),
+                                         hg.settings.llm_job_deadline or None)
             if report.failed and not report.extracted:  # a server that is down is an error, not a result
-                raise HopgraphError(f"the LLM failed on all {len(report.failed)} chunks it was asked about, so "
-                                    f"nothing was extracted; the first: {report.failed[0][1]}")
+                raise HopgraphError(nothing_extracted(report))
         else:
             extractors.insert(0, CONCEPT_EXTRACTOR)
         run_extractors(store, extractors, hg.quiet)

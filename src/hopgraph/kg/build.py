@@ -8,15 +8,15 @@ not read yet, committed in batches, so an interrupted run resumes.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hopgraph.config import Settings
 from hopgraph.ingest.carry import stating_row
+from hopgraph.ingest.gazetteer import stored_gazetteer
 from hopgraph.ingest.pipeline import index_documents
 from hopgraph.kg.extractors.concepts import EXTRACTOR as CONCEPTS
 from hopgraph.kg.extractors.concepts import concept_facts
@@ -31,8 +31,7 @@ from hopgraph.progress import counter
 from hopgraph.records.dates import readable
 from hopgraph.records.documents import ChunkTable, Document, rows_by_document
 from hopgraph.records.knowledge import IMPORTED, ChunkFacts, RawEntity
-from hopgraph.records.names import GazetteerEntry
-from hopgraph.store.base import DocumentStore, KnowledgeStore, Store
+from hopgraph.store.base import KnowledgeStore, Store
 from hopgraph.text.embed import Embedder
 
 BATCH = 256  # chunks per committed batch of a no-LLM extractor
@@ -54,15 +53,6 @@ class ImportReport:
     skipped: list[str]
     new_documents: int
     graph: GraphReport
-
-
-def save_gazetteer(store: DocumentStore, gazetteer: Sequence[GazetteerEntry]) -> None:
-    store.set_meta({"gazetteer": json.dumps([asdict(e) for e in gazetteer])})
-
-
-def stored_gazetteer(store: DocumentStore) -> list[GazetteerEntry]:
-    raw = json.loads(store.meta().get("gazetteer", "[]"))
-    return [GazetteerEntry(e["name"], tuple(e["aliases"]), e["type"], e["id"]) for e in raw]
 
 
 def mentions_of(facts: Sequence[ChunkFacts]) -> list[tuple[str, str, str]]:
@@ -134,7 +124,7 @@ def stated_types(facts: Sequence[ChunkFacts]) -> list[ChunkFacts]:
 def import_triples(store: Store, embedder: Embedder, path: Path, settings: Settings,
                    quiet: bool = True) -> ImportReport:
     """Attach each triple to the chunk of its source document that states it (or a new document)."""
-    parsed = read_triples(path, Vocabulary.parse(settings.entity_types, settings.relation_types))
+    parsed = read_triples(path, Vocabulary.of(settings))
     extractor = f"{IMPORTED}{path.name}"
     generated_source = extractor
     doc_of = _documents_by_name(store.chunk_table(), skip_source=generated_source)

@@ -36,7 +36,7 @@ class Estimate:
 
 def estimate(docs: Sequence[Document], settings: Settings, gleanings: int,
              out_tokens_per_call: int = DEFAULT_OUT_TOKENS) -> Estimate:
-    vocabulary = Vocabulary.parse(settings.entity_types, settings.relation_types)
+    vocabulary = Vocabulary.of(settings)
     chunks = [c for d in docs for c in chunk_document(d, d.title, settings.chunk_tokens, settings.chunk_overlap,
                                                      settings.chunking)]
     empty_prompt = sum(count_tokens(m["content"]) for m in

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hopgraph.config import Settings
+
 DEFAULT_ENTITY_TYPES = ("PERSON", "ORG", "PRODUCT", "LOCATION", "COMPONENT", "EVENT", "CONCEPT")
 DEFAULT_RELATIONS = ("SUPPLIES", "USES", "LOCATED_IN", "OWNS", "PART_OF", "REPORTS_TO", "CAUSED_BY",
                      "RELATED_TO")
@@ -28,3 +30,8 @@ class Vocabulary:
         """From the settings' comma-separated lists (upper-cased, blanks dropped)."""
         split = lambda text: tuple(t.strip().upper() for t in text.split(",") if t.strip())  # noqa: E731
         return cls(split(entity_types), split(relation_types))
+
+    @classmethod
+    def of(cls, settings: Settings) -> Vocabulary:
+        """The vocabulary the settings name (`entity_types`, `relation_types`)."""
+        return cls.parse(settings.entity_types, settings.relation_types)

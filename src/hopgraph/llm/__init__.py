@@ -9,7 +9,8 @@ from hopgraph.llm.cache import (
     cache_key,
     recorded_model,
 )
-from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, strip_fences, usage_since
+from hopgraph.llm.client import LLMClient, LLMRequest, LLMResult, StepUsage, usage_since
+from hopgraph.llm.replies import strip_fences
 
 __all__ = [
     "CachedReply",

@@ -24,16 +24,18 @@ import httpx
 import pydantic
 
 from hopgraph.llm.cache import LLMCache, LLMError, cache_key
+from hopgraph.llm.replies import StreamProblem, reply_body, retry_after, strip_fences
 from hopgraph.text.tokens import count_tokens
 
 T = TypeVar("T")
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
-RETRY_AFTER_CAP = 30.0  # seconds: a server asking for longer is treated as asking for this
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there accepts at once
-CONNECT_RETRIES = 1  # a refused connection is retried once, quickly: a server that is down stays down
+# Seconds to the reply's first byte, and between two streamed pieces of it: the reply is streamed, so a
+# live server shows it is working long before a long reply ends, and a silent one is given up on early.
+FIRST_BYTE_TIMEOUT = 12.0
+CONNECT_RETRIES = 1  # a refused connection (or a silent server) is retried once: one that is down stays down
 BREAKER_AFTER = 3  # consecutive failed calls after which every call fails at once (the circuit opens)
-_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ class StepUsage:
 
 class _Retry(Exception):
     """A transient problem: try again after `delay` seconds (None: exponential backoff). `refused`:
-    nobody accepted the connection (retried only CONNECT_RETRIES times)."""
+    nobody accepted the connection, or nobody answered it (retried only CONNECT_RETRIES times, and
+    the circuit opens at once when that fails too)."""
 
     def __init__(self, problem: str, delay: float | None = None, refused: bool = False) -> None:
         super().__init__(problem)
@@ -82,24 +85,12 @@ class _Retry(Exception):
         self.refused = refused
 
 
-def strip_fences(text: str) -> str:
-    """Models often wrap JSON in ```json … ``` even when asked not to."""
-    match = _FENCE.match(text)
-    return match.group(1).strip() if match else text.strip()
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    try:
-        return min(max(float(response.headers["Retry-After"]), 0.0), RETRY_AFTER_CAP)
-    except (KeyError, ValueError):  # absent, or an HTTP date: fall back to our own backoff
-        return None
-
-
 class LLMClient:
     """Chat completions with structured output, retries, a concurrency cap and token accounting."""
 
     def __init__(self, base_url: str, model: str, api_key: str = "", timeout: float = 60.0, max_retries: int = 3,
-                 max_concurrency: int = 4, cache: LLMCache | None = None, backoff: float = 0.5) -> None:
+                 max_concurrency: int = 4, cache: LLMCache | None = None, backoff: float = 0.5,
+                 first_byte: float = FIRST_BYTE_TIMEOUT) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise LLMError(f"LLM endpoint {base_url!r} must start with http:// or https://")
         self.base_url = base_url.rstrip("/")
@@ -119,7 +110,8 @@ class LLMClient:
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self._lock = threading.Lock()
         self._usage: dict[str, StepUsage] = {}
-        self._timeout = timeout
+        self._timeout = timeout  # the whole reply, however long it streams
+        self._first_byte = min(first_byte, timeout)
         self._deadline_at: float | None = None  # time.monotonic() past which no call starts or waits
         self._deadline_seconds: float | None = None
         self._json_object_only = False  # set once a server rejects json_schema; kept for our lifetime
@@ -239,6 +231,17 @@ class LLMClient:
                            f"for this command passed (setting llm_deadline)")
         return left
 
+    @property
+    def circuit_open(self) -> bool:
+        """Whether calls now fail at once (failed calls in a row, or a server refusing or silent)."""
+        with self._lock:
+            return self._failures >= BREAKER_AFTER
+
+    def _open_circuit(self) -> None:
+        """A server that refuses or never answers will not do better next call (`_complete` counts one more)."""
+        with self._lock:
+            self._failures = max(self._failures, BREAKER_AFTER - 1)
+
     def _check_circuit(self) -> None:
         """Fail at once after BREAKER_AFTER consecutive failed calls: a server that is down or silent
         must not cost every remaining chunk its retries and timeouts."""
@@ -262,6 +265,7 @@ class LLMClient:
                 problem = str(retry)
                 refused += retry.refused
                 if refused > CONNECT_RETRIES:
+                    self._open_circuit()
                     raise LLMError(f"LLM {self.model!r} at {self.endpoint} is not reachable: {problem}") from None
                 if attempt < self.max_retries:
                     delay = retry.delay if retry.delay is not None else self._backoff(attempt)
@@ -282,14 +286,21 @@ class LLMClient:
         while True:
             fallback_possible = response_model is not None and not self._json_object_only
             body = self._body(messages, response_model, max_tokens, temperature)
+            body["stream"] = True  # pieces arrive as they are made: a silent server is told from a slow one
             left = self._remaining()
-            timeout = httpx.Timeout(self._timeout if left is None else min(self._timeout, left),
-                                    connect=min(self._timeout, CONNECT_TIMEOUT, left or CONNECT_TIMEOUT))
+            whole = self._timeout if left is None else min(self._timeout, left)
+            timeout = httpx.Timeout(min(self._first_byte, whole), connect=min(whole, CONNECT_TIMEOUT))
             try:
-                with self._slots:
-                    response = self._http.post(self.endpoint, json=body, timeout=timeout)
+                with self._slots, self._http.stream("POST", self.endpoint, json=body, timeout=timeout) as response:
+                    if response.status_code == 200:
+                        return self._read(reply_body(response, time.monotonic() + whole, self._timeout), messages, step)
+                    response.read()
+            except StreamProblem as err:
+                raise _Retry(str(err)) from None
             except httpx.TimeoutException as err:
-                raise _Retry(f"timed out ({type(err).__name__})") from None
+                silent = isinstance(err, httpx.ConnectTimeout | httpx.ReadTimeout)
+                raise _Retry(f"timed out ({type(err).__name__}: no reply within {timeout.read:g} s)",
+                             refused=silent) from None
             except httpx.ConnectError as err:  # refused, no route, unknown host: nobody is listening
                 raise _Retry(f"connection failed ({type(err).__name__}: {err})", refused=True) from None
             except httpx.HTTPError as err:  # connection reset, broken transfer encoding, …
@@ -302,12 +313,10 @@ class LLMClient:
                     self._json_object_only = True
                 continue  # not an attempt: the same request in the form this server understands
             if status == 429:
-                raise _Retry(f"HTTP 429 rate limited: {detail}", _retry_after(response))
+                raise _Retry(f"HTTP 429 rate limited: {detail}", retry_after(response))
             if status >= 500:
                 raise _Retry(f"HTTP {status}: {detail}")
-            if status != 200:
-                raise LLMError(f"LLM {self.model!r} at {self.endpoint} rejected the request: HTTP {status}: {detail}")
-            return self._read(response, messages, step)
+            raise LLMError(f"LLM {self.model!r} at {self.endpoint} rejected the request: HTTP {status}: {detail}")
 
     def _body(self, messages: list[dict[str, Any]], response_model: type[pydantic.BaseModel] | None,
               max_tokens: int, temperature: float) -> dict[str, Any]:
@@ -327,15 +336,15 @@ class LLMClient:
                 "name": response_model.__name__, "schema": schema, "strict": True}}
         return body
 
-    def _read(self, response: httpx.Response, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int, str]:
+    def _read(self, raw: str, messages: list[dict[str, Any]], step: str) -> tuple[str, int, int, str]:
         try:
-            payload = response.json()
+            payload = json.loads(raw)
             text = payload["choices"][0]["message"]["content"]
             finish = str(payload["choices"][0].get("finish_reason") or "")
         except (ValueError, KeyError, IndexError, TypeError) as err:
-            raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {response.text[:200]!r}") from None
+            raise _Retry(f"malformed reply body ({type(err).__name__}: {err}): {raw[:200]!r}") from None
         if not isinstance(text, str) or not text.strip():
-            raise _Retry(f"empty reply: {response.text[:200]!r}")
+            raise _Retry(f"empty reply: {raw[:200]!r}")
         usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
         tokens_in, tokens_out = usage.get("prompt_tokens"), usage.get("completion_tokens")
         if not isinstance(tokens_in, int):  # some servers omit usage: count as every budget here is counted

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from hopgraph.query.answer import AnswerText
+from hopgraph.query.writers import Draft
 from hopgraph.records.retrieval import Hit
 from hopgraph.text.sentences import split_sentences
 
@@ -44,12 +44,12 @@ def best_sentences(texts: Sequence[str], question_vector: np.ndarray, embed: Emb
     return best
 
 
-def extractive_answer(question: str, hits: Sequence[Hit], embed: Embed, sentences: int = SENTENCES) -> AnswerText:
+def extractive_answer(question: str, hits: Sequence[Hit], embed: Embed, sentences: int = SENTENCES) -> Draft:
     """The `sentences` best sentences of the hits, each from a different hit, in score order."""
     per_hit = best_sentences([hit.text for hit in hits], embed([question])[0], embed, limit=MAX_CANDIDATES)
     ranked = sorted(((found[1], rank, found[0]) for rank, found in enumerate(per_hit) if found is not None),
                     key=lambda item: -item[0])[:sentences]
     if not ranked:
-        return AnswerText("No passage was found to answer from.")
+        return Draft("No passage was found to answer from.")
     lines = [f'"{sentence}" [chunk {hits[rank].chunk_id}]' for _, rank, sentence in ranked]
-    return AnswerText("\n".join(lines), list(dict.fromkeys(hits[rank].chunk_id for _, rank, _ in ranked)))
+    return Draft("\n".join(lines), list(dict.fromkeys(hits[rank].chunk_id for _, rank, _ in ranked)))

@@ -26,8 +26,8 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import community_rating, global_map, global_reduce
-from hopgraph.query.answer import checked_citations
 from hopgraph.query.themes import ChunksOf, render, themes
+from hopgraph.query.writers import checked_citations
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
@@ -310,7 +310,7 @@ def _map(question: str, batches: list[list[CommunityReport]], client: LLMClient,
 
 def keep_citable(chunk_ids: Sequence[int], citable: set[int], used: dict[str, Any]) -> list[int]:
     """The cited chunks that were in the material; the others are dropped and counted in `used`
-    (the one citation policy, query/answer.py)."""
+    (the one citation policy, query/writers.py)."""
     kept, dropped = checked_citations(chunk_ids, citable)
     used["dropped_citations"] = used.get("dropped_citations", 0) + dropped
     return kept

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from hopgraph.errors import InputError
 from hopgraph.llm import LLMClient
 from hopgraph.prompts import iterative_step
-from hopgraph.query.answer import AnswerText, checked_citations, llm_answer_from_hits, refused
+from hopgraph.query.writers import Draft, checked_citations, llm_answer_from_hits, refused
 from hopgraph.records.answers import Step
 from hopgraph.records.retrieval import Hit, Retrieval, TraceStep
 from hopgraph.text.tokens import pack
@@ -35,7 +35,7 @@ class IterativeBudget:
 
 @dataclass
 class IterativeResult:
-    answer: AnswerText
+    answer: Draft
     retrieval: Retrieval  # every hit found, in the order found (first search first)
     steps: list[Step] = field(default_factory=list)
 
@@ -59,7 +59,7 @@ def iterative_search(question: str, search: Search, client: LLMClient, budget: I
                           reply.next_search.strip()))
         if reply.answer.strip() and not refused(reply.answer):
             citations, dropped = checked_citations(reply.citations, given)
-            text = AnswerText(reply.answer.strip(), citations, f"llm:{client.model}", dropped)
+            text = Draft(reply.answer.strip(), citations, f"llm:{client.model}", dropped)
             return IterativeResult(text, Retrieval("iterative", hits, trace), steps)
         following = reply.next_search.strip()
         if not following or following.casefold() in {s.search.casefold() for s in steps}:

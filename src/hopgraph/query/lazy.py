@@ -31,8 +31,8 @@ from scipy import sparse
 from hopgraph.errors import InputError
 from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import lazy_answer, relevance
-from hopgraph.query.answer import checked_citations
 from hopgraph.query.extractive import best_sentences
+from hopgraph.query.writers import checked_citations
 from hopgraph.records.communities import CommunityTree
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.retrieval import Hit, Retrieval, TraceStep, Via
@@ -80,7 +80,7 @@ class LazyResult:
     retrieval: Retrieval  # the passed chunks as hits: lazy global search is also a retrieval method
     used: dict[str, Any]
     mode: str = "extractive"
-    errors: list[str] = field(default_factory=list)  # every result type of a corpus mode has them (query/ask.py)
+    errors: list[str] = field(default_factory=list)  # every corpus mode's result has them (context.CorpusResult)
 
 
 @dataclass

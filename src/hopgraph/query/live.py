@@ -13,15 +13,13 @@ the no-LLM extractors into an LLM one, question by question.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hopgraph.errors import HopgraphError
 from hopgraph.kg.extractors.llm import extract_chunks, extractor_id
-from hopgraph.query.ask import FALLBACK_METHOD
-
-if TYPE_CHECKING:
-    from hopgraph.engine import HopGraph
+from hopgraph.query.context import QueryContext
+from hopgraph.records.retrieval import Hit
 
 
 @dataclass
@@ -40,24 +38,23 @@ class LiveExtraction:
         return ", ".join(said)
 
 
-def extract_live(hg: HopGraph, question: str, top: int) -> LiveExtraction:
-    """Extract the unread chunks among the question's `top` hybrid hits (best first, within the
-    bound), store their facts and rebuild the graph; nothing when live extraction does not apply."""
-    limit = hg.settings.live_extract_chunks
-    if limit <= 0 or not hg.has_llm:
+def extract_live(ctx: QueryContext, top_hits: Callable[[], Sequence[Hit]]) -> LiveExtraction:
+    """Extract the unread chunks among the question's top hybrid hits (best first, within the
+    bound), store their facts and rebuild the graph; nothing when live extraction does not apply.
+    `top_hits` is asked only when it does: the walk that follows shares that search."""
+    limit = ctx.settings.live_extract_chunks
+    if limit <= 0 or ctx.llm is None:
         return LiveExtraction()
-    client = hg.llm()
-    extractor = extractor_id(client.model)
-    if extractor not in hg.store.extractors():
+    extractor = extractor_id(ctx.llm.model)
+    if extractor not in ctx.store.extractors():
         return LiveExtraction()
-    hits = hg.search(question, FALLBACK_METHOD, top).hits
-    unread = hg.store.unextracted(extractor, [hit.chunk_id for hit in hits])
+    unread = ctx.store.unextracted(extractor, [hit.chunk_id for hit in top_hits()])
     if not unread:
         return LiveExtraction()
     try:
-        report = extract_chunks(hg.store, client, hg.vocabulary(), unread[:limit], hg.settings.gleanings)
+        report = extract_chunks(ctx.store, ctx.llm, ctx.vocabulary(), unread[:limit], ctx.settings.gleanings)
         if report.extracted:
-            hg.build_graph()
+            ctx.rebuild_graph()
     except HopgraphError as err:  # the store is locked by a writer: the graph as it is answers
         return LiveExtraction(left=len(unread), problem=str(err))
     return LiveExtraction(report.extracted, len(report.failed), max(0, len(unread) - limit))

@@ -25,9 +25,9 @@ import numpy as np
 
 from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.llm import LLMClient
-from hopgraph.query.answer import (
-    AnswerText,
+from hopgraph.query.writers import (
     ChunkTexts,
+    Draft,
     chain_text,
     extractive_from_relations,
     llm_answer,
@@ -117,14 +117,21 @@ def bounded_bfs(graph: KnowledgeGraph, seeds: list[int], budget: LocalBudget,
     return kept, visited
 
 
+def search_depth(budget: LocalBudget) -> int:
+    """How many hybrid hits local search ranks its chunks against (and seeds from, on a big graph)."""
+    return max(budget.top, 20)
+
+
 def local_search(view: GraphView, index: SearchIndex, question: str, budget: LocalBudget,
-                 rrf_k: int = 10) -> LocalResult:
+                 rrf_k: int = 10, search: Retrieval | None = None) -> LocalResult:
+    """The walk and its chunks; `search`: the question's hybrid hits, at least `search_depth(budget)`
+    of them, when the caller already ran that search (live extraction reads its top hits too)."""
     started = time.perf_counter()
     trace: list[TraceStep] = []
     graph = view.graph
     seeds = question_entities(view, question)
     how = "names in the question"
-    search = run_method(index, question, "hybrid", Budget(top=max(budget.top, 20)), rrf_k)
+    search = search or run_method(index, question, "hybrid", Budget(top=search_depth(budget)), rrf_k)
     if not seeds and graph.entities:
         if len(graph.entities) <= EMBED_ENTITY_NAMES_UP_TO:
             seeds, how = nearest_entities(view, index, question), "entity names nearest the question"
@@ -179,7 +186,7 @@ def _chunks_of(reached: dict[int, int], relations: list[Relation], index: Search
 
 
 def answer_local(question: str, result: LocalResult, graph: KnowledgeGraph, chunk_texts: ChunkTexts,
-                 client: LLMClient | None) -> AnswerText:
+                 client: LLMClient | None) -> Draft:
     """The walk's relations as the answer's evidence: read by the LLM when there is one, else each
     relation with the sentence of its chunk that states it. When the walk fell open to search, the
     passages themselves are the evidence."""
@@ -190,5 +197,5 @@ def answer_local(question: str, result: LocalResult, graph: KnowledgeGraph, chun
     if result.relations:
         cited = {s.chunk_id for r in result.relations for s in r.sources}
         return extractive_from_relations(graph, result.relations, chunk_texts(cited))
-    return AnswerText("\n".join(f"[chunk {h.chunk_id}] {h.title}: {h.text[:300]}" for h in hits),
+    return Draft("\n".join(f"[chunk {h.chunk_id}] {h.title}: {h.text[:300]}" for h in hits),
                   [h.chunk_id for h in hits])

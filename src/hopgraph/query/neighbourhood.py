@@ -12,7 +12,6 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.query.answer import ChunkTexts
 from hopgraph.query.local import (
     EMBED_ENTITY_NAMES_UP_TO,
     GraphView,
@@ -21,6 +20,7 @@ from hopgraph.query.local import (
     nearest_entities,
     question_entities,
 )
+from hopgraph.query.writers import ChunkTexts
 from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.text.sentences import split_sentences

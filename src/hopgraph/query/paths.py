@@ -12,10 +12,10 @@ from hopgraph.errors import InputError
 from hopgraph.kg.facts import CO_OCCURS
 from hopgraph.kg.resolution import normalise
 from hopgraph.llm import LLMClient
-from hopgraph.query.answer import AnswerText, ChunkTexts, chain_text, extractive_from_paths, llm_answer
 from hopgraph.query.local import GraphView, question_entities
+from hopgraph.query.writers import ChunkTexts, Draft, chain_text, extractive_from_paths, llm_answer, relation_hop
 from hopgraph.records.dates import check_date, today
-from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Path
+from hopgraph.records.knowledge import Entity, KnowledgeGraph, Path
 from hopgraph.store.base import RouteStore
 
 
@@ -173,23 +173,17 @@ def _walked_in_store(graph: KnowledgeGraph, walker: RouteStore, start: int, sens
 
 def _as_hops(graph: KnowledgeGraph, route: tuple[int, ...], direction: str) -> Path:
     ordered = reversed(route) if direction == "in" else iter(route)  # far end first for "in"
-    hops = []
-    for position in ordered:
-        relation = graph.relations[position]
-        first = min(relation.sources, key=lambda s: s.chunk_id)
-        hops.append(Hop(graph.entities[relation.source].name, relation.relation,
-                        graph.entities[relation.target].name, first.chunk_id, first.doc_id))
-    return hops
+    return [relation_hop(graph, graph.relations[position]) for position in ordered]
 
 
 def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
-                 client: LLMClient | None) -> tuple[AnswerText, list[Path], str]:
+                 client: LLMClient | None) -> tuple[Draft, list[Path], str]:
     """Every path of up to three hops into each entity the question names, answered by the LLM
     when there is one, else hop by hop with the sentence that states each hop; and a note when the
     question names no entity of the graph."""
     entities = list(dict.fromkeys(question_entities(view, question)))
     if not entities:
-        return AnswerText("No entity of the question is in the knowledge graph."), [], "no entity found"
+        return Draft("No entity of the question is in the knowledge graph."), [], "no entity found"
     found: list[Path] = []
     for entity_id in entities:
         # Every stated relation forward: the question's wording says which of them it asks about, and
@@ -200,7 +194,7 @@ def answer_paths(question: str, view: GraphView, chunk_texts: ChunkTexts,
 
 
 def answer_from_paths(question: str, found: list[Path], graph: KnowledgeGraph, chunk_texts: ChunkTexts,
-                      client: LLMClient | None) -> AnswerText:
+                      client: LLMClient | None) -> Draft:
     """The paths as evidence: read by the LLM when there is one, else hop by hop with the sentence
     that states each hop."""
     texts = chunk_texts({hop.chunk_id for path in found for hop in path})

@@ -9,7 +9,9 @@ from typing import Any
 from hopgraph.records.knowledge import Path
 from hopgraph.records.retrieval import Hit, Retrieval
 
-JSON_SCHEMA_VERSION = 1  # bump when a key of `Answer.to_json()` changes meaning or goes away
+# Bump when a key of `Answer.to_json()` changes meaning or goes away. 2: a hit's `score` is 1/rank
+# (monotone), the number of the stage that placed it is `stage_score`.
+JSON_SCHEMA_VERSION = 2
 
 
 @dataclass
@@ -81,6 +83,8 @@ class Answer:
 
 
 def _hit_json(rank: int, hit: Hit) -> dict[str, Any]:
+    stage_score = None if hit.stage_score is None else round(hit.stage_score, 6)
     return {"rank": rank, "chunk": hit.chunk_id, "doc": hit.doc_id, "title": hit.title, "source": hit.source,
-            "score": round(hit.score, 6), "found_by": hit.found_by, "how": hit.describe_path(),
-            "via": asdict(hit.via) if hit.via is not None else None, "ranks": hit.ranks, "text": hit.text}
+            "score": round(hit.score, 6), "stage_score": stage_score, "found_by": hit.found_by,
+            "how": hit.describe_path(), "via": asdict(hit.via) if hit.via is not None else None,
+            "ranks": hit.ranks, "text": hit.text}

@@ -81,6 +81,12 @@ class StoredDocument:
     title: str
     content_hash: str
     title_source: str = "record"
+    # when its current text was written (UTC, ISO 8601): set when added, renewed when updated; not
+    # part of its identity, so two reads of an unchanged store compare equal whatever they hold here
+    added_at: str = field(default="", compare=False)
+
+
+ActiveDocs = dict[tuple[str, str], StoredDocument]  # documents not withdrawn, by (source, title)
 
 
 def cite(title: str, source: str, title_source: str, ord_: int, page: int | None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from hopgraph.errors import InputError
@@ -21,7 +21,12 @@ class Via:
 
 @dataclass
 class Hit:
-    """One retrieved chunk, with the score of the stage that ranked it and how it was found."""
+    """One retrieved chunk and how it was found.
+
+    A stage builds it with `score` = its own number (a fused RRF score, a PPR mass, a link's
+    weight: scales that do not compare). Once ranked in a `Retrieval`, `score` is 1/rank, monotone
+    in rank as frameworks' cut-offs (LlamaIndex's `similarity_cutoff`) expect, and the stage's
+    number moves to `stage_score`; `ranks` keeps each ranker's rank of a fused hit."""
 
     chunk_id: int
     doc_id: int
@@ -32,6 +37,7 @@ class Hit:
     via: Via | None = None
     ranks: dict[str, int] = field(default_factory=dict)  # for hybrid: its rank by vector and by bm25
     source: str = ""  # where a reader finds it: `report.pdf#p3`, `notes.md#2`, `Adriana Trigiani#1` (ChunkTable)
+    stage_score: float | None = None  # the placing stage's own number; None until ranked in a Retrieval
 
     def describe_path(self) -> str:
         """`Big Stone Gap (film) → Adriana Trigiani via "Adriana Trigiani"` for a link hit;
@@ -98,13 +104,25 @@ class TraceStep:
     detail: str = ""
 
 
+def ranked(hits: list[Hit]) -> list[Hit]:
+    """Copies of `hits` scored 1/rank in their order, each keeping its first stage's number in
+    `stage_score` (re-ranking a ranked hit, as auto's top-up does, keeps it). Copies, so a hit
+    shared with another retrieval keeps its own rank there."""
+    return [replace(hit, score=1.0 / rank, stage_score=hit.score if hit.stage_score is None else hit.stage_score)
+            for rank, hit in enumerate(hits, start=1)]
+
+
 @dataclass
 class Retrieval:
-    """The answer of a retrieval method: ranked hits plus the trace of the stages that made them."""
+    """The answer of a retrieval method: ranked hits (scored 1/rank: `ranked`) plus the trace of
+    the stages that made them."""
 
     method: str
     hits: list[Hit]
     trace: list[TraceStep] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.hits = ranked(self.hits)
 
     @property
     def ms(self) -> float:

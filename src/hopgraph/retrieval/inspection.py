@@ -3,7 +3,7 @@
 It explains a `Retrieval` that was already made (by `HopGraph.search` or `ask`), so the final top k
 it shows is the one search returned, never a second opinion. What the hits do not carry — each
 ranker's own list, the fusion, every name the question says — is recomputed with the stage
-functions the methods use (stages.py, `methods.ranker_scores`): deterministic, and cheap next to
+functions the methods use (stages.py, `rankers.hybrid`): deterministic, and cheap next to
 the search itself (one more question embedding and BM25 pass).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from hopgraph.records.retrieval import Budget, Hit, Retrieval
 from hopgraph.retrieval import stages
 from hopgraph.retrieval.index import SearchIndex
-from hopgraph.retrieval.methods import StageTimer, ranker_scores
+from hopgraph.retrieval.rankers import RankRequest, StageTimer, hybrid
 from hopgraph.retrieval.router import Route
 
 SHOWN = 10  # rows of each ranker's list and of the fusion shown (the fusion itself looks `candidates` deep)
@@ -85,7 +85,8 @@ def inspect_retrieval(index: SearchIndex, question: str, retrieval: Retrieval, b
     question_vector = index.embedder.embed_query(question)
     cosine = stages.vector_scores(index, question_vector, budget.candidates)
     keyword = stages.bm25_scores(index, question)
-    fused, ranks = ranker_scores(index, question, "hybrid", rrf_k, budget, StageTimer())
+    fusion = hybrid(index, question, RankRequest(budget, rrf_k, StageTimer()))
+    fused, ranks = fusion.scores, fusion.ranks
     return Inspection(
         question=question, method=retrieval.method,
         route={"kind": route.kind, "method": route.method, "reason": route.reason, "decided_by": route.decided_by,
@@ -124,5 +125,5 @@ def _names(index: SearchIndex, question: str, hits: list[Hit]) -> list[NameFound
 
 def _steps(hits: list[Hit], found_by: str) -> list[Step]:
     return [Step(rank, hit.via.from_chunk, hit.via.from_title, hit.chunk_id, hit.title, hit.via.name,
-                 round(hit.score, 6))
+                 round(hit.stage_score if hit.stage_score is not None else hit.score, 6))
             for rank, hit in enumerate(hits, start=1) if hit.found_by == found_by and hit.via is not None]

@@ -1,4 +1,5 @@
-"""Retrieval methods: a ranker (`vector`, `bm25`, `hybrid`) plus optional `names` and `links` stages.
+"""Retrieval methods: a ranker (retrieval/rankers.py: `vector`, `bm25`, `hybrid` or a plugin's) plus
+optional `names`, `links` and `ppr` stages.
 
 A method name is its composition, e.g. `hybrid+names+links`. The budget rule, in order:
 1. `names`: chunks of documents named in the question go first (best-scored first, at most `top`);
@@ -6,32 +7,28 @@ A method name is its composition, e.g. `hybrid+names+links`. The budget rule, in
    `seeds` hits so far (topped up from the ranker) are seeds, and the chunks they link to fill the
    remaining places — breadth first across seeds, each seed's links by the ranker's score;
 3. `ppr`: the places left go to a Personalized PageRank walk from the hits placed so far
-   (search/ppr_method.py), each ranker hit placed when the walk reaches nothing becoming a seed;
+   (retrieval/ppr_stage.py), each ranker hit placed when the walk reaches nothing becoming a seed;
 4. whatever places remain are filled from the ranker, best first.
 The method `ppr` is `hybrid+names+ppr`: the question's names and the ranker's first hits seed the walk.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from hopgraph.errors import InputError
-from hopgraph.records.retrieval import Budget, FoundBy, Hit, Retrieval, TraceStep, Via
-from hopgraph.retrieval import stages
+from hopgraph.records.retrieval import Budget, FoundBy, Hit, Retrieval, Via
+from hopgraph.retrieval import rankers, stages
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.ppr_stage import place_by_ppr
-from hopgraph.retrieval.sparse_scores import SparseScores
+from hopgraph.retrieval.rankers import ALIASES, EXPANSIONS, RankRequest, StageTimer
 from hopgraph.text.tokens import fit
 
-RANKERS = ("vector", "bm25", "hybrid")
-EXPANSIONS = ("names", "links", "ppr")
-ALIASES = {"ppr": "hybrid+names+ppr"}
+# The compositions `hopgraph eval` scores when given none, and the examples errors and help give.
 METHODS = ("vector", "bm25", "hybrid", "vector+links", "hybrid+links", "hybrid+names+links")
-MAX_QUESTION_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -46,72 +43,27 @@ def parse_method(method: str) -> MethodSpec:
     method = ALIASES.get(method.strip().lower(), method)
     ranker, *rest = method.strip().lower().split("+")
     unknown = [part for part in rest if part not in EXPANSIONS]
-    if ranker not in RANKERS or unknown or len(set(rest)) != len(rest):
-        raise InputError(f"unknown method {method!r}; use a ranker ({', '.join(RANKERS)}) optionally "
+    if ranker not in rankers.names() or unknown or len(set(rest)) != len(rest):
+        raise InputError(f"unknown method {method!r}; use a ranker ({', '.join(rankers.names())}) optionally "
                          f"followed by +names, +links and/or +ppr, e.g. {', '.join(METHODS)}, ppr")
     return MethodSpec(ranker, "names" in rest, "links" in rest, "ppr" in rest)
 
 
-def check_question(question: str) -> str:
-    question = question.strip()
-    if not question:
-        raise InputError("the question is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is {len(question):,} characters long; the limit is "
-                         f"{MAX_QUESTION_CHARS:,} (ask a question, not a document)")
-    return question
+def method_help() -> str:
+    """How methods are spelled, with every registered ranker: the `--method` help and the HTTP
+    description of `method`."""
+    return (f"a ranker — {rankers.described()} — optionally followed by +names, +links and/or +ppr "
+            f"(e.g. hybrid+names+links); ppr ({ALIASES['ppr']}); auto (the router chooses)")
 
 
-class StageTimer:
-    """Collects one TraceStep per timed stage."""
-
-    def __init__(self) -> None:
-        self.steps: list[TraceStep] = []
-        self._last = time.perf_counter()
-
-    def step(self, stage: str, detail: str = "") -> None:
-        now = time.perf_counter()
-        self.steps.append(TraceStep(stage, (now - self._last) * 1000, detail))
-        self._last = now
-
-
-def ranker_scores(index: SearchIndex, question: str, ranker: str, rrf_k: int, budget: Budget,
-                  timer: StageTimer) -> tuple[stages.Scores, dict[str, dict[int, int]]]:
-    """One score per chunk row from the chosen ranker; for hybrid also each ranker's ranks."""
-    if ranker == "bm25":
-        scores = stages.bm25_scores(index, question)
-        timer.step("bm25")
-        return scores, {}
-    question_vector = index.embedder.embed_query(question)
-    timer.step("embed question")
-    cosine = stages.vector_ranking(index, question_vector, budget.candidates)
-    timer.step("vector")
-    if ranker == "vector":
-        return cosine, {}
-    keyword = stages.bm25_scores(index, question)
-    timer.step("bm25")
-    ranked = {"vector": stages.ranked_rows(cosine, budget.candidates),
-              "bm25": stages.ranked_rows(keyword, budget.candidates)}
-    # each ranker's row → rank for the hits' `ranks` (a dict of its ≤ depth rows, not an array per chunk)
-    ranks = {name: dict(zip(rows.tolist(), range(1, len(rows) + 1), strict=True)) for name, rows in ranked.items()}
-    # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
-    fused = stages.fuse_ranked(list(ranked.values()), rrf_k, _scaled(cosine, 1e-6))
-    timer.step("fuse", f"reciprocal rank fusion, k={rrf_k}, depth={budget.candidates}")
-    return fused, ranks
-
-
-def _scaled(scores: stages.Scores, factor: float) -> stages.Scores:
-    """factor × scores in the scores' own precision (float32 cosines), dense or sparse alike."""
-    if isinstance(scores, SparseScores):
-        return scores.map(lambda v: (factor * v.astype(np.float32)).astype(np.float64))
-    return factor * scores
-
-
-def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10) -> Retrieval:
-    spec = parse_method(method)
-    question = check_question(question)
+def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10,
+               spec: MethodSpec | None = None) -> Retrieval:
+    """The method's hits for a question its caller checked (query/question.py); `spec`: the method
+    already parsed, by a caller that parsed it once for the whole question."""
+    spec = spec or parse_method(method)
     timer = StageTimer()
-    scores, ranks = ranker_scores(index, question, spec.ranker, rrf_k, budget, timer)
+    ranking = rankers.get(spec.ranker).score(index, question, RankRequest(budget, rrf_k, timer))
+    scores, ranks = ranking.scores, ranking.ranks
     found_by: FoundBy = spec.ranker  # type: ignore[assignment]
     picked: list[Hit] = []
     taken: dict[int, None] = {}  # rows in the order they were placed

@@ -39,7 +39,9 @@ from hopgraph.retrieval.index import SearchIndex, build_search_index
 from hopgraph.retrieval.lazy_table import StringTable, lazy_table, table_columns
 from hopgraph.retrieval.name_lookup import load_names, save_names
 from hopgraph.retrieval.vector_search import AnnSearch, ann_size, build_ann, load_ann, save_ann
+from hopgraph.store.backends import backend_for
 from hopgraph.store.base import DocumentStore
+from hopgraph.store.processes import alive
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
 
@@ -53,7 +55,7 @@ def snapshot_root(location: str) -> Path | None:
     """Where a store's snapshots live: beside a file, under the user cache for a URL, none in memory."""
     if location == ":memory:" or location.startswith("file::memory:") or not location:
         return None
-    if "://" in location:  # a server store (PostgreSQL): no file to stand beside
+    if not backend_for(location).file:  # a server store (PostgreSQL): no file to stand beside
         digest = hashlib.sha256(location.encode()).hexdigest()
         return Path(user_cache_dir("hopgraph")) / "search" / digest
     return Path(location + ".search")
@@ -230,17 +232,7 @@ def _remove_others(root: Path, key: str) -> None:
             continue
         if entry.name.startswith(".tmp-"):
             pid = entry.name.split("-")[1]
-            if pid.isdigit() and _alive(int(pid)):
+            if pid.isdigit() and alive(int(pid)):
                 continue
         if entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -2,10 +2,11 @@
 
 The store is opened (and its search structures loaded) when the app is made, so a missing store
 or a bad setting fails before the server binds; it is closed when the server stops. Routers:
-routes/ (the API) and, when it is installed, the web inspector (serve/inspector.py, served at `/`);
-without it `/` sends the browser to the API's docs at /docs. With a token every request but GET
-/health must carry it (security.TokenGuard, the outermost middleware: before routing, before any
-body is read); bodies are held to their limits (limits.py).
+routes/ (the API; under /v1/ the OpenAI-compatible chat API, routes/chat.py) and, when it is
+installed, the web inspector (serve/inspector.py, served at `/`); without it `/` sends the browser
+to the API's docs at /docs. With a token every request but GET /health must carry it
+(security.TokenGuard, the outermost middleware: before routing, before any body is read);
+bodies are held to their limits (limits.py).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.responses import RedirectResponse
+from fastapi_offline import FastAPIOffline
 
 import hopgraph
 from hopgraph.config import Settings
 from hopgraph.serve.errors import install_error_handlers
 from hopgraph.serve.limits import BodyLimit, Limits
-from hopgraph.serve.routes import ask, documents, graph, health
+from hopgraph.serve.routes import ask, chat, documents, graph, health
 from hopgraph.serve.security import BEARER, TokenGuard, usable_token
 from hopgraph.serve.shared_graph import SharedGraph
 
@@ -38,16 +40,18 @@ def create_app(store: str, settings: Settings, token: str | None = None, limits:
         yield
         shared.close()
 
-    app = FastAPI(title="hopgraph", version=hopgraph.__version__, lifespan=lifespan,
-                  description="Multi-hop retrieval over a name-link graph and a knowledge graph: ask questions, "
-                              "add and remove documents, walk entities and paths.")
+    # FastAPIOffline: /docs and /redoc load Swagger UI and ReDoc from the fastapi-offline package
+    # (mounted at /static-offline-docs), not from a CDN, so they work without internet.
+    app = FastAPIOffline(title="hopgraph", version=hopgraph.__version__, lifespan=lifespan,
+                         description="Multi-hop retrieval over a name-link graph and a knowledge graph: ask questions, "
+                                     "add and remove documents, walk entities and paths.")
     app.state.graph = shared
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limits=limits or Limits())
     app.add_middleware(TokenGuard, token=token)  # added last, so it runs first
     documented = [Depends(BEARER)]  # the bearer scheme in OpenAPI, so /docs offers "Authorize"
     app.include_router(health.router)
-    for router in (ask.router, documents.router, graph.router):
+    for router in (ask.router, chat.router, documents.router, graph.router):
         app.include_router(router, dependencies=documented)
     _serve_root(app, documented)
     return app

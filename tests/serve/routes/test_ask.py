@@ -3,9 +3,13 @@ answer offline, and each kind of bad request refused with its status and a JSON 
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from serve_kit import cli_json, without_timings
+
+from hopgraph.records.answers import JSON_SCHEMA_VERSION
 
 QUESTION = "Where is High Impact Games based?"
 
@@ -33,7 +37,7 @@ def test_each_mode_answers_with_the_same_schema(server, body, mode):
     answered = ask(server, **{"question": QUESTION, **body})
     assert answered.status_code == 200, answered.text
     got = answered.json()
-    assert got["mode"] == mode and got["schema"] == 1 and got["answer"]["text"]
+    assert got["mode"] == mode and got["schema"] == JSON_SCHEMA_VERSION == 2 and got["answer"]["text"]
     if "top" in body:
         assert len(got["hits"]) == body["top"] and got["retrieval"]["method"] == "hybrid"
     if mode == "paths":
@@ -111,3 +115,77 @@ def test_malformed_json_is_400(server):
 def test_a_method_hopgraph_does_not_know_is_400_naming_it(server):
     refused = ask(server, question=QUESTION, method="hybrid+bar")
     assert refused.status_code == 400 and "hybrid+bar" in refused.json()["error"]
+
+
+@pytest.mark.parametrize("question", [QUESTION, "What are the main themes across all the documents?"])
+def test_an_auto_question_is_checked_once_and_routed_once(fresh_store, monkeypatch, question):
+    """In process (the counts are this process's): the route that decides whether the question may
+    write is the route it is answered by."""
+    from fastapi.testclient import TestClient
+    from spies import count_calls
+
+    import hopgraph.query.question
+    import hopgraph.retrieval.router
+    from hopgraph.config import Settings
+    from hopgraph.serve.app import create_app
+
+    checks = count_calls(monkeypatch, hopgraph.query.question.check_question)
+    routes = count_calls(monkeypatch, hopgraph.retrieval.router.route)
+    with TestClient(create_app(str(fresh_store), Settings())) as client:
+        answered = client.post("/ask", json={"question": question})
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["why"].startswith("router: ")
+    assert (len(checks), len(routes)) == (1, 1)
+
+
+def test_the_modes_are_the_registry_s_in_the_description_and_a_mode_it_lacks_is_422(server):
+    from hopgraph.query.modes import mode_names
+
+    schema = httpx.get(f"{server}/openapi.json").json()["components"]["schemas"]["AskRequest"]
+    assert schema["properties"]["mode"]["enum"] == list(mode_names())
+    assert all(name in schema["properties"]["mode"]["description"] for name in mode_names())
+    refused = ask(server, question=QUESTION, mode="telepathy")
+    assert refused.status_code == 422 and "unknown mode 'telepathy'" in refused.json()["error"]
+
+
+def streamed(server: str, **body) -> list[tuple[str, dict]]:
+    """POST /ask with `"stream": true`: its server-sent events, (name, data) in order."""
+    with httpx.stream("POST", f"{server}/ask", json={**body, "stream": True}, timeout=120) as answered:
+        assert answered.status_code == 200 and answered.headers["content-type"].startswith("text/event-stream")
+        text = answered.read().decode()
+    events = []
+    for block in filter(None, text.split("\n\n")):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if not line.startswith(":"))  # SSE: \n only
+        events.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return events
+
+
+@pytest.mark.parametrize("body", [{"question": QUESTION}, {"question": QUESTION, "mode": "paths"},
+                                  {"question": "What are the main themes across all the documents?"}])
+def test_a_streamed_answer_sends_the_hits_then_the_text_then_the_whole_answer(server, body):
+    events = streamed(server, **body)
+    names = [name for name, _ in events]
+    assert names[0] == "found" and names[-1] == "done" and set(names[1:-1]) == {"text"}
+    found, done = events[0][1], events[-1][1]
+    assert (found["mode"], found["why"], found["hits"]) == (done["mode"], done["why"], done["hits"])
+    assert "".join(data["delta"] for name, data in events if name == "text") == done["answer"]["text"]
+    assert done["answer"]["citations"] and done["used"]["seconds"]["total"] > 0
+    whole = ask(server, **body).json()
+    assert without_timings(done) == without_timings(whole)
+
+
+def test_a_streamed_question_that_cannot_be_answered_is_refused_with_its_status(server):
+    refused = httpx.post(f"{server}/ask", json={"question": QUESTION, "mode": "iterative", "stream": True},
+                         timeout=120)
+    assert refused.status_code == 400 and "needs an LLM" in refused.json()["error"]
+    assert ask(server, question=QUESTION, stream="yes").status_code == 422  # strict, as every field
+
+
+def test_a_client_that_leaves_a_streamed_answer_does_not_hurt_the_server(server):
+    for question in (QUESTION, "What are the main themes across all the documents?"):
+        with httpx.stream("POST", f"{server}/ask", json={"question": question, "stream": True},
+                          timeout=120) as answered:
+            next(answered.iter_lines())  # the first line of `found`, then the connection goes away
+    assert httpx.get(f"{server}/health").status_code == 200
+    assert ask(server, question=QUESTION).status_code == 200
+    assert [name for name, _ in streamed(server, question=QUESTION)][-1] == "done"

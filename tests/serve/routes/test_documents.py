@@ -99,6 +99,12 @@ def test_bad_documents_are_refused_with_their_status(writable):
                       ).status_code == 400
 
 
+def test_a_text_with_a_nul_character_is_refused_as_a_file_with_one_is_skipped(writable):
+    base, _ = writable
+    refused = httpx.post(f"{base}/documents", json={"title": "Binary", "text": "half\u0000text"})
+    assert refused.status_code == 422 and "text" in refused.json()["error"]
+
+
 @pytest.mark.parametrize("doc_id", ["..%2F..%2Fetc%2Fpasswd", "%2E%2E", "1%2F..%2F..%2Fsample.db", "abc", "0"])
 def test_a_traversing_or_malformed_id_reaches_no_file(writable, doc_id):
     base, _ = writable
@@ -121,3 +127,49 @@ def test_unknown_ids_are_404_and_a_delete_withdraws(writable):
     assert httpx.get(f"{base}/documents/{doc_id}").status_code == 404
     assert httpx.delete(f"{base}/documents/{doc_id}").status_code == 404
     assert "Vellum Ghost" not in titles_found(base, "What is the Hollowmere lighthouse game?")
+
+
+def test_a_delete_goes_through_the_facade_s_remove(sample_store: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process, so the call can be seen: DELETE withdraws as `hopgraph remove` does."""
+    from fastapi.testclient import TestClient
+
+    from hopgraph.config import Settings
+    from hopgraph.engine import HopGraph
+    from hopgraph.ingest.pipeline import IndexReport
+    from hopgraph.serve.app import create_app
+
+    store = shutil.copyfile(sample_store, tmp_path / "sample.db")
+    removed: list[list[str]] = []
+    remove = HopGraph.remove
+
+    def counted(self: HopGraph, targets: list[str]) -> IndexReport:
+        removed.append(list(targets))
+        return remove(self, targets)
+
+    monkeypatch.setattr(HopGraph, "remove", counted)
+    with TestClient(create_app(str(store), Settings())) as client:
+        doc_id = client.post("/documents", json={"title": "Vellum Ghost", "text": "A lost game."}).json()[
+            "documents"][0]["id"]
+        withdrawn = client.delete(f"/documents/{doc_id}")
+    assert withdrawn.status_code == 200 and withdrawn.json()["withdrawn"] == 1
+    assert removed == [[str(doc_id)]]
+
+
+def test_the_list_shows_an_added_document_with_its_counts_until_it_is_deleted(writable):
+    base, _ = writable
+    before = httpx.get(f"{base}/documents", timeout=120)
+    assert before.status_code == 200 and before.json()["documents"]
+    text = ("Mossgrave Pictures is a studio in Fulgencio Batista's Havana. Mossgrave Pictures filmed Salt Tide. "
+            "Fulgencio Batista appears in it.")
+    added = httpx.post(f"{base}/documents", json={"title": "Mossgrave Pictures", "text": text}, timeout=300).json()
+    doc_id = added["documents"][0]["id"]
+    listed = {d["id"]: d for d in httpx.get(f"{base}/documents", timeout=120).json()["documents"]}
+    assert set(listed) == {d["id"] for d in before.json()["documents"]} | {doc_id}
+    mine = listed[doc_id]
+    assert (mine["title"], mine["source"], mine["chunks"]) == ("Mossgrave Pictures", "api:Mossgrave Pictures", 1)
+    assert "Mossgrave Pictures" in mine["names"] and mine["added_at"].endswith("+00:00")
+    assert mine["links_out"] >= 1  # its mention of Fulgencio Batista links to his paragraph in the sample
+    assert httpx.delete(f"{base}/documents/{doc_id}", timeout=300).status_code == 200
+    after = httpx.get(f"{base}/documents", timeout=120).json()["documents"]
+    assert doc_id not in {d["id"] for d in after}

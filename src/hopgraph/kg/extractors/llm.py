@@ -8,7 +8,9 @@ counted, not fatal.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +34,8 @@ class ExtractReport:
     extracted: int = 0
     failed: list[tuple[int, str]] = field(default_factory=list)
     skipped: int = 0
+    withdrawn: int = 0  # chunks removed while they were being extracted: their results were dropped
+    stopped: str = ""  # why the run stopped before its last chunk (the circuit breaker, the job deadline)
     entities: int = 0
     relations: int = 0
     usage: dict[str, Any] = field(default_factory=dict)  # step → the client's StepUsage
@@ -81,41 +85,73 @@ def extractor_id(model: str) -> str:
 
 
 def extract_pending(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, gleanings: int = 0,
-                    progress: Callable[[int, int], None] | None = None) -> ExtractReport:
+                    progress: Callable[[int, int], None] | None = None,
+                    deadline: float | None = None) -> ExtractReport:
     """Extract every chunk that has no facts from this model yet."""
     pending = store.pending_chunks(extractor_id(client.model))
-    return extract_chunks(store, client, vocabulary, pending, gleanings, progress)
+    return extract_chunks(store, client, vocabulary, pending, gleanings, progress, deadline)
 
 
 def extract_chunks(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, chunks: Sequence[ChunkText],
-                   gleanings: int = 0, progress: Callable[[int, int], None] | None = None) -> ExtractReport:
-    """Extract these chunks, committing their facts (and failures) a batch at a time."""
-    extractor = extractor_id(client.model)
+                   gleanings: int = 0, progress: Callable[[int, int], None] | None = None,
+                   deadline: float | None = None) -> ExtractReport:
+    """Extract these chunks, committing their facts (and failures) a batch at a time. The run stops
+    early, keeping what it committed and saying why (`stopped`), when the client's circuit breaker
+    opens or `deadline` seconds (the job's) have passed."""
     report = ExtractReport(chunks=len(chunks))
-    model = extraction.reply_model(vocabulary.entity_types, vocabulary.relation_types)
-    for start in range(0, len(chunks), BATCH):
-        batch = chunks[start : start + BATCH]
-        firsts = [extraction.messages(c.text, vocabulary.entity_types, vocabulary.relation_types) for c in batch]
-        replies = _rounds(client, firsts, model, gleanings)
-        facts, failures = [], []
-        for chunk_id, chunk_replies in zip((c.chunk_id for c in batch), replies, strict=True):
-            if isinstance(chunk_replies, LLMError):
-                failures.append(ExtractionFailure(chunk_id, str(chunk_replies)))
-                report.failed.append((chunk_id, str(chunk_replies)))
-            else:
-                item = to_facts(chunk_id, extractor, chunk_replies, vocabulary)
-                facts.append(item)
-                report.skipped += len(item.skipped)
-                report.entities += len(item.entities)
-                report.relations += len(item.relations)
-        store.save_facts(facts)
-        if failures:
-            store.record_failures(failures, extractor)
-        report.extracted += len(facts)
-        if progress:
-            progress(start + len(batch), len(chunks))
+    ends = None if deadline is None else time.monotonic() + deadline
+    with client.deadline(deadline) if deadline is not None else nullcontext():
+        for start in range(0, len(chunks), BATCH):
+            report.stopped = _stop_reason(client, ends, deadline)
+            if report.stopped:
+                break
+            _extract_batch(store, client, vocabulary, chunks[start : start + BATCH], gleanings, report)
+            if progress:
+                progress(min(start + BATCH, len(chunks)), len(chunks))
     report.usage = client.usage
     return report
+
+
+def nothing_extracted(report: ExtractReport) -> str:
+    """The error of a run whose every chunk failed (a server that is down is an error, not a result)."""
+    stopped = f"; it stopped early: {report.stopped}" if report.stopped else ""
+    return (f"the LLM failed on all {len(report.failed)} chunks it was asked about, so nothing was extracted"
+            f"{stopped}; the first: {report.failed[0][1]}")
+
+
+def _stop_reason(client: LLMClient, ends: float | None, deadline: float | None) -> str:
+    """Why no further batch is started ("" to go on). The deadline first: calls cut off by it also
+    open the breaker."""
+    if ends is not None and time.monotonic() > ends:
+        return f"the job's deadline of {deadline:g} s passed (setting llm_job_deadline)"
+    if client.circuit_open:
+        return "the LLM's circuit breaker opened (the server refused, never answered, or failed calls in a row)"
+    return ""
+
+
+def _extract_batch(store: KnowledgeStore, client: LLMClient, vocabulary: Vocabulary, batch: Sequence[ChunkText],
+                   gleanings: int, report: ExtractReport) -> None:
+    """One batch: its replies, then its facts and failures committed together."""
+    extractor = extractor_id(client.model)
+    model = extraction.reply_model(vocabulary.entity_types, vocabulary.relation_types)
+    firsts = [extraction.messages(c.text, vocabulary.entity_types, vocabulary.relation_types) for c in batch]
+    replies = _rounds(client, firsts, model, gleanings)
+    facts, failures = [], []
+    for chunk_id, chunk_replies in zip((c.chunk_id for c in batch), replies, strict=True):
+        if isinstance(chunk_replies, LLMError):
+            failures.append(ExtractionFailure(chunk_id, str(chunk_replies)))
+            report.failed.append((chunk_id, str(chunk_replies)))
+        else:
+            item = to_facts(chunk_id, extractor, chunk_replies, vocabulary)
+            facts.append(item)
+            report.skipped += len(item.skipped)
+            report.entities += len(item.entities)
+            report.relations += len(item.relations)
+    withdrawn = store.save_facts(facts)
+    if failures:
+        store.record_failures(failures, extractor)
+    report.withdrawn += len(withdrawn)
+    report.extracted += len(facts) - len(withdrawn)
 
 
 def _rounds(client: LLMClient, firsts: list[list[dict[str, Any]]], model: type[BaseModel],

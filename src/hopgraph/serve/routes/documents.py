@@ -1,11 +1,12 @@
-"""Documents: POST /documents (a JSON text, or one uploaded file, added or updated), GET and DELETE
-/documents/{id}.
+"""Documents: GET /documents (the list), POST /documents (a JSON text, or one uploaded file, added
+or updated), GET and DELETE /documents/{id}.
 
 Nothing a client sends is ever a path: an upload's file name is a label (its last part, for the
 reader to pick by suffix and to cite), its bytes are read from the request body
 (ingest/readers.documents_in_bytes), and a document id is an integer looked up in the store.
-Documents are written through the same pipeline `hopgraph index` uses (`HopGraph.index_documents`);
-a document is known by its source and title, so sending the same one again updates it.
+Documents are written through the same pipeline `hopgraph index` uses (`HopGraph.index_documents`),
+and withdrawn as `hopgraph remove` withdraws them (`HopGraph.remove`); a document is known by its
+source and title, so sending the same one again updates it.
 """
 
 from __future__ import annotations
@@ -14,15 +15,16 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-import numpy as np
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import UploadFile
 
+from hopgraph.catalog import document_chunks, document_list
 from hopgraph.engine import HopGraph
 from hopgraph.errors import UnreadableFile
+from hopgraph.ingest import readers
 from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.ingest.readers import documents_in_bytes
 from hopgraph.records.documents import Document
@@ -32,14 +34,16 @@ from hopgraph.serve.routes import is_json
 from hopgraph.serve.shared_graph import Graph
 
 router = APIRouter(tags=["documents"])
+NO_NUL = r"^[^\x00]*$"
 DocumentId = Annotated[int, Path(ge=1, description="A document id, as POST /documents and the hits of /ask give it.")]
 
 
 class TextDocument(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # no coercion: a wrong type is 422
 
-    title: str = Field(min_length=1, max_length=TITLE_CHARS)
-    text: str = Field(min_length=1, max_length=TEXT_CHARS)
+    # No NUL character: a file with one is skipped as binary by `hopgraph index`, so the API refuses it too.
+    title: str = Field(min_length=1, max_length=TITLE_CHARS, pattern=NO_NUL)
+    text: str = Field(min_length=1, max_length=TEXT_CHARS, pattern=NO_NUL)
 
 
 # Both bodies POST /documents takes, for /docs (the route reads the body itself, by its content type).
@@ -47,7 +51,7 @@ BODIES = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": TextDocument.model_json_schema()},
     "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
         "file": {"type": "string", "format": "binary",
-                 "description": ".txt .md .html .json .jsonl .pdf .docx; its name is a label, never a path"}}}}}}}
+                 "description": f"{readers.described()}; its name is a label, never a path"}}}}}}}
 
 
 @router.post("/documents", openapi_extra=BODIES, status_code=201)
@@ -66,6 +70,13 @@ async def add_documents(request: Request, response: Response, graph: Graph) -> d
     return _report_json(report) | {"documents": stored}
 
 
+@router.get("/documents")
+def list_documents(graph: Graph) -> dict[str, Any]:
+    """Every indexed document: title, source, when its text was written, chunks, the names that stand
+    for it, and the links out of and into its chunks (the inspector's documents view)."""
+    return {"documents": graph.read(document_list)}
+
+
 @router.get("/documents/{doc_id}")
 def get_document(doc_id: DocumentId, graph: Graph) -> dict[str, Any]:
     """The document with its chunks: text, place in the document, and the citation /ask gives them."""
@@ -77,8 +88,8 @@ def delete_document(doc_id: DocumentId, graph: Graph) -> dict[str, Any]:
     """Withdraw the document: its chunks, keyword entries, links and the relations only it stated."""
 
     def withdraw(hg: HopGraph) -> IndexReport:
-        _find(hg, doc_id)
-        return hg.index_documents([], withdraw=[doc_id])
+        _find(hg, doc_id)  # an id no document has is a 404, not the 400 `remove` gives a bad target
+        return hg.remove([str(doc_id)])
 
     return _report_json(graph.write(withdraw))
 
@@ -122,15 +133,8 @@ def _find(hg: HopGraph, doc_id: int) -> Any:
 
 
 def _document_json(hg: HopGraph, doc_id: int) -> dict[str, Any]:
-    stored = _find(hg, doc_id)
-    table = hg.search_index.table
-    rows = np.flatnonzero(np.asarray(table.doc_ids) == doc_id).tolist()
-    ids = [int(table.ids[row]) for row in rows]
-    texts, citations = hg.chunk_texts(ids), hg.store.chunk_citations(ids)
-    chunks = [{"id": chunk, "ord": table.ords[row], "citation": citations.get(chunk, ""), "text": texts.get(chunk, "")}
-              for row, chunk in zip(rows, ids, strict=True)]
-    return {"id": stored.id, "title": stored.title, "source": stored.source, "title_source": stored.title_source,
-            "chunks": chunks}
+    _find(hg, doc_id)  # 404 for an unknown id
+    return document_chunks(hg, doc_id)
 
 
 def _stored(hg: HopGraph, docs: list[Document]) -> list[dict[str, Any]]:

@@ -63,10 +63,12 @@ def paths(graph: Graph,
 @router.get("/communities")
 def communities(graph: Graph) -> dict[str, Any]:
     """The community tree (levels, sizes, members) with each community's labels and report title,
-    where a report was written (`hopgraph reports`). The tree is built on first use, then stored."""
+    where a report was written (`hopgraph reports`). The tree is built on first use and stored, unless
+    a write holds the store then: it is built on a reader and stored by a later request, so the
+    request never waits for an index run."""
     stored = graph.read(lambda hg: hg.store.community_tree())
     try:
-        tree = stored or graph.write(lambda hg: hg.communities())
+        tree = stored or graph.write_if_free(lambda hg: hg.communities(must_store=False))
     except HopgraphError as err:  # no knowledge graph yet: nothing to partition
         raise ApiError(409, str(err)) from None
     return graph.read(lambda hg: _tree_json(hg, tree))

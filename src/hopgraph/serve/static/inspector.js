@@ -1,6 +1,6 @@
 // The hopgraph inspector: one question, every retrieval stage side by side, the question's
-// neighbourhood in the knowledge graph, and the community tree. Plain DOM, no build step;
-// every text from the server goes through textContent, never innerHTML.
+// neighbourhood in the knowledge graph, and the community tree (the documents view is documents.js).
+// Plain DOM, no build step; every text from the server goes through textContent, never innerHTML.
 "use strict";
 
 const state = { question: "", graphFor: null, treeLoaded: false, cy: null };
@@ -165,14 +165,22 @@ function renderStages(data) {
       " → ", n.chunks.map((c) => chunkButton(c.chunk, c.title))))) : el("p", { class: "empty" }, "no name found"));
   fill("links", "Links followed", stepTable(s.links));
   fill("ppr", "PPR walk", el("p", { class: "meta" }, s.ppr_detail || "the walk did not run"), stepTable(s.ppr));
-  fill("hits", "Final top k", table(["#", "chunk", "source", "found by", "how", "score"],
+  // document, its page or chunk position (the source: `file.pdf#p3`, `notes.md#2`) and the first
+  // words, so that four chunks of one file are told apart
+  fill("hits", "Final top k", table(["#", "chunk", "source", "begins", "found by", "how", "score"],
     data.answer.hits.map((h) => [String(h.rank), chunkButton(h.chunk, h.title), h.source,
+      el("span", { class: "first-words" }, firstWords(h.text)),
       el("span", { class: `badge by-${h.found_by}` }, h.found_by), h.how, h.score.toFixed(4)])));
   const seconds = data.answer.used.seconds;
   fill("timings", "Time per stage", table(["stage", "ms", "detail"], [
     ...s.timings.map((t) => [t.stage, t.ms.toFixed(1), t.detail]),
     ["answer", ((seconds.answer ?? 0) * 1000).toFixed(1), data.answer.answer.writer],
     ["total", ((seconds.total ?? 0) * 1000).toFixed(1), "the whole request, in process"]]));
+}
+
+function firstWords(text, count = 10) {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.slice(0, count).join(" ") + (words.length > count ? " …" : "");
 }
 
 async function ask(event) {
@@ -185,7 +193,9 @@ async function ask(event) {
   try {
     const data = await api("/api/inspect/ask", { method: "POST", body: JSON.stringify(body) });
     state.question = question;
+    state.walk = data.walk;
     renderStages(data);
+    if (currentView() === "walk") drawWalk();
     status(`${data.stages.method}: ${data.answer.hits.length} hits in ${data.answer.retrieval.ms.toFixed(1)} ms`);
     if (currentView() === "graph") loadGraph();
   } catch (err) {
@@ -210,8 +220,50 @@ const GRAPH_STYLE = [
     "target-arrow-shape": "triangle", "target-arrow-color": "#9fb0c2", "arrow-scale": 0.8, label: "data(label)",
     "font-size": 9, color: "#5b6775", "text-rotation": "autorotate", "text-background-color": "#fff",
     "text-background-opacity": 0.8 } },
-  { selector: `edge[relation = "${COOCCURS}"]`, style: { label: "", "target-arrow-shape": "none", "line-color": "#dbe1e8" } },
+  // co-occurrence (the no-LLM concept graph's noise next to typed relations): hidden unless asked for
+  { selector: `edge[relation = "${COOCCURS}"]`, style: { label: "", "target-arrow-shape": "none", "line-color": "#dbe1e8",
+    display: "none" } },
 ];
+
+function showCooccurrence() {
+  const shown = document.getElementById("show-cooccurrence").checked;
+  if (state.cy) state.cy.edges(`[relation = "${COOCCURS}"]`).style("display", shown ? "element" : "none");
+}
+
+// --- the walked name-link graph ---------------------------------------------------------------
+
+const WALK_STYLE = [
+  { selector: "node", style: { label: "data(label)", "font-size": 11, color: "#1d2733", "text-valign": "bottom",
+    "text-margin-y": 3, "text-wrap": "ellipsis", "text-max-width": 180, width: 18, height: 18,
+    "background-color": "#7b8fa6" } },
+  { selector: 'node[kind = "question"]', style: { shape: "star", "background-color": "#1f5fbf", width: 30, height: 30 } },
+  { selector: 'node[kind = "seed"]', style: { "background-color": "#d9822b", width: 24, height: 24 } },
+  { selector: 'node[kind = "name"]', style: { shape: "round-rectangle", "background-color": "#f2d16b", width: 14, height: 14,
+    "font-style": "italic" } },
+  { selector: 'node[kind = "linked"]', style: { "background-color": "#3a9d5d" } },
+  { selector: "node[mass]", style: { width: "mapData(mass, 0, 0.5, 16, 60)", height: "mapData(mass, 0, 0.5, 16, 60)" } },
+  { selector: 'node[kind = "walked"]', style: { "background-color": "#c9d1da" } },
+  { selector: "edge", style: { width: 2, "line-color": "#9fb0c2", "curve-style": "bezier", "target-arrow-shape": "triangle",
+    "target-arrow-color": "#9fb0c2" } },
+];
+
+function drawWalk() {
+  const walk = state.walk;
+  if (!walk) return;
+  const elements = [
+    ...walk.nodes.map((n) => ({ data: Object.fromEntries(Object.entries(n).filter(([, v]) => v !== null)) })),
+    ...walk.edges.map((e, i) => ({ data: { id: `w${i}`, ...e } })),
+  ];
+  if (state.walkCy) state.walkCy.destroy();
+  state.walkCy = cytoscape({ container: document.getElementById("walk"), elements, style: WALK_STYLE,
+    layout: { name: "breadthfirst", directed: true, roots: "#question", padding: 20, spacingFactor: 1.1 } });
+  state.walkCy.on("tap", "node[chunk]", (event) => openChunk(event.target.data("chunk")));
+  const names = walk.nodes.filter((n) => n.kind === "name").length;
+  const linked = walk.nodes.filter((n) => n.kind === "linked").length;
+  document.getElementById("walk-note").textContent =
+    `${names} name(s) followed to ${linked} linked chunk(s) from the question's seeds. Click a chunk to read it.`;
+  document.getElementById("walk").dataset.nodes = String(walk.nodes.length);
+}
 
 async function loadGraph() {
   const note = document.getElementById("graph-note");
@@ -239,6 +291,7 @@ function drawGraph(data) {
     layout: { name: "cose", animate: false, randomize: false, nodeRepulsion: 400000, idealEdgeLength: 110,
       nodeDimensionsIncludeLabels: true, padding: 20 } });
   state.cy.on("tap", "node", (event) => openEntity(event.target.data("entity")));
+  showCooccurrence();
   document.getElementById("graph").dataset.nodes = String(data.nodes.length);  // the canvas hides its count
 }
 
@@ -301,11 +354,18 @@ function show(view) {
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === view);
   for (const section of document.querySelectorAll(".view")) section.classList.toggle("active", section.id === `view-${view}`);
   if (view === "graph") loadGraph().then(() => state.cy && state.cy.resize().fit());
+  if (view === "walk") { drawWalk(); if (state.walkCy) state.walkCy.resize().fit(); }
   if (view === "communities") loadTree();
+  if (view === "documents") loadDocuments();  // documents.js
 }
 
 document.getElementById("ask-form").addEventListener("submit", ask);
+document.getElementById("show-cooccurrence").addEventListener("change", showCooccurrence);
 document.getElementById("chunk-close").addEventListener("click", () => { document.getElementById("chunk-panel").hidden = true; });
 for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => show(tab.dataset.view));
+// The placeholder asks about the open store (a name in it), not about another collection.
+api("/api/inspect/placeholder").then((example) => {
+  document.getElementById("question").placeholder = `Ask a question, e.g. ${example.question}`;
+}).catch(() => {});
 const asked = new URLSearchParams(location.search).get("q");
 if (asked) { document.getElementById("question").value = asked; document.getElementById("ask-form").requestSubmit(); }

@@ -48,7 +48,8 @@ def graph_tables(graph: GraphRows) -> dict[str, tuple[str, Iterator[tuple[Any, .
 class DocumentTables(Tables):
     def active_documents(self) -> dict[tuple[str, str], StoredDocument]:
         rows = self._db.execute(
-            "SELECT id, source, title, content_hash, title_source FROM documents WHERE withdrawn_at IS NULL")
+            "SELECT id, source, title, content_hash, title_source, added_at FROM documents "
+            "WHERE withdrawn_at IS NULL")
         return {(r[1], r[2]): StoredDocument(*r) for r in rows}
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],

@@ -19,7 +19,7 @@ from hopgraph.records.knowledge import (
     Relation,
     Source,
 )
-from hopgraph.store.sql.tables import GRAPH_BEHIND, GRAPH_GENERATION, UPSERT_META, Tables
+from hopgraph.store.sql.tables import GRAPH_BEHIND, GRAPH_GENERATION, UPSERT_META, Tables, batches
 
 
 class KnowledgeTables(Tables):
@@ -31,11 +31,15 @@ class KnowledgeTables(Tables):
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (GRAPH_BEHIND,)).fetchone()
         return row is not None and row[0] == "1"
 
-    def save_facts(self, facts: Sequence[ChunkFacts]) -> None:
-        """Commit one batch of extraction results (and clear earlier failures of those chunks)."""
+    def save_facts(self, facts: Sequence[ChunkFacts]) -> list[int]:
+        """Commit one batch of extraction results (and clear earlier failures of those chunks). The
+        chunks withdrawn since they were read (a `remove` beside a running extract) are passed over:
+        their ids are returned."""
         if not facts:
-            return
+            return []
         with self._transaction():
+            withdrawn = self._withdrawn_chunks([f.chunk_id for f in facts])
+            facts = [f for f in facts if f.chunk_id not in withdrawn]
             self._graph_behind()
             self._db.executemany(
                 "INSERT INTO facts (chunk_id, extractor, payload) VALUES (?, ?, ?) "
@@ -43,6 +47,15 @@ class KnowledgeTables(Tables):
                 [(f.chunk_id, f.extractor, f.to_json()) for f in facts])
             self._db.executemany("DELETE FROM extraction_failures WHERE chunk_id = ? AND extractor = ?",
                                  [(f.chunk_id, f.extractor) for f in facts])
+        return sorted(withdrawn)
+
+    def _withdrawn_chunks(self, chunk_ids: Sequence[int]) -> set[int]:
+        """Which of these chunks are no longer stored (read inside the caller's write transaction)."""
+        present: set[int] = set()
+        wanted = sorted(set(chunk_ids))
+        for part, marks in batches(wanted):
+            present.update(row[0] for row in self._db.execute(f"SELECT id FROM chunks WHERE id IN ({marks})", part))
+        return set(wanted) - present
 
     def replace_facts(self, extractor: str, facts: Sequence[ChunkFacts]) -> None:
         """One transaction: this extractor's facts become exactly `facts` (a re-import)."""
@@ -71,9 +84,12 @@ class KnowledgeTables(Tables):
         return self._db.execute("SELECT 1 FROM entities LIMIT 1").fetchone() is not None
 
     def record_failures(self, failures: Sequence[ExtractionFailure], extractor: str) -> None:
-        """Chunks this extractor could not read: nothing is written for their facts."""
+        """Chunks this extractor could not read: nothing is written for their facts (nor for a chunk
+        withdrawn meanwhile)."""
         at = utc_now()
         with self._transaction():
+            withdrawn = self._withdrawn_chunks([f.chunk_id for f in failures])
+            failures = [f for f in failures if f.chunk_id not in withdrawn]
             self._db.executemany(
                 "INSERT INTO extraction_failures (chunk_id, extractor, error, at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (chunk_id, extractor) DO UPDATE SET error = excluded.error, at = excluded.at",

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from hopgraph.errors import HopgraphError, StoreBusy
 from hopgraph.records.documents import utc_now
+from hopgraph.store.processes import alive
 from hopgraph.store.sqlite.migrations import check_and_migrate
 
 MEMORY = ":memory:"
@@ -77,19 +78,9 @@ class WriterLease:
             holder = None
         if not holder:
             return "another process"
-        alive = _alive(int(holder.get("pid", 0)))
+        running = alive(int(holder.get("pid", 0)))
         who = f"pid {holder.get('pid')} (`{holder.get('command', '?')}`, since {holder.get('since', '?')})"
-        return who if alive else f"{who}, which is no longer running"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return pid > 0
+        return who if running else f"{who}, which is no longer running"
 
 
 def locked_error(path: str, err: sqlite3.OperationalError) -> HopgraphError:

@@ -1,4 +1,5 @@
-"""Answers with citations: from an LLM given the evidence, or extractive when no LLM is configured.
+"""The writers of an answer's text (`Draft`): the LLM given the evidence, or extractive when no LLM
+is configured. A mode turns a draft into the `Answer` record (records/answers.py) it returns.
 
 Extractive answers list each relation chain and, under every hop, the sentence of its source chunk
 that states it, so a reader can check each step; either way the citations are chunk ids.
@@ -26,8 +27,9 @@ ChunkTexts = Callable[[Iterable[int]], dict[int, str]]  # chunk ids → their te
 
 
 @dataclass
-class AnswerText:
-    """The text of an answer as one writer made it (the LLM, or extractive), with its checked citations."""
+class Draft:
+    """The text of an answer as one writer made it (the LLM, or extractive), with its checked
+    citations: what a mode puts in its `Answer`."""
 
     text: str
     citations: list[int] = field(default_factory=list)
@@ -97,45 +99,48 @@ def chain_text(path: Sequence[Hop]) -> str:
 
 
 def extractive_from_paths(paths: Sequence[Sequence[Hop]], chunk_texts: dict[int, str],
-                          graph: KnowledgeGraph | None = None) -> AnswerText:
+                          graph: KnowledgeGraph | None = None) -> Draft:
     if not paths:
-        return AnswerText("No path in the knowledge graph answers this.")
+        return Draft("No path in the knowledge graph answers this.")
     lines, cited = [], []
     for number, path in enumerate(paths, start=1):
         lines.append(f"{number}. {chain_text(path)}")
         lines += [hop_evidence(hop, chunk_texts, graph) for hop in path]
         cited += [hop.chunk_id for hop in path]
-    return AnswerText("\n".join(lines), list(dict.fromkeys(cited)))
+    return Draft("\n".join(lines), list(dict.fromkeys(cited)))
+
+
+def relation_hop(graph: KnowledgeGraph, relation: Relation) -> Hop:
+    """The relation as a hop between entity names, cited by its first source chunk (the one way
+    every mode and `paths` turn a relation into a hop)."""
+    first = min(relation.sources, key=lambda s: s.chunk_id)
+    return Hop(graph.entities[relation.source].name, relation.relation, graph.entities[relation.target].name,
+               first.chunk_id, first.doc_id)
 
 
 def relation_hops(graph: KnowledgeGraph, relations: Sequence[Relation]) -> list[Hop]:
-    hops = []
-    for relation in relations:
-        first = min(relation.sources, key=lambda s: s.chunk_id)
-        hops.append(Hop(graph.entities[relation.source].name, relation.relation,
-                        graph.entities[relation.target].name, first.chunk_id, first.doc_id))
-    return hops
+    return [relation_hop(graph, relation) for relation in relations]
 
 
 def extractive_from_relations(graph: KnowledgeGraph, relations: Sequence[Relation],
-                              chunk_texts: dict[int, str]) -> AnswerText:
+                              chunk_texts: dict[int, str]) -> Draft:
     if not relations:
-        return AnswerText("The knowledge graph holds no relation about this.")
+        return Draft("The knowledge graph holds no relation about this.")
     hops = relation_hops(graph, relations)
     lines = [hop_evidence(hop, chunk_texts, graph).strip() for hop in hops]
-    return AnswerText("\n".join(lines), list(dict.fromkeys(h.chunk_id for h in hops)))
+    return Draft("\n".join(lines), list(dict.fromkeys(h.chunk_id for h in hops)))
 
 
-def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> AnswerText:
+def llm_answer(client: LLMClient, question: str, chains: list[str], chunk_texts: dict[int, str]) -> Draft:
     """The model answers from the chains and chunks; citations outside the evidence are dropped
     and counted (`checked_citations`)."""
     reply = client.complete_json(answer_prompt.messages(question, chains, chunk_texts), answer_prompt.Answer,
                                  max_tokens=800, step="answer").value
     citations, dropped = checked_citations(reply.citations, chunk_texts)
-    return AnswerText(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
+    return Draft(reply.answer, citations, mode=f"llm:{client.model}", dropped=dropped)
 
 
-def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> AnswerText:
+def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], context_tokens: int) -> Draft:
     """The model answers from the search hits packed into `context_tokens` in rank order (a first
     hit over the budget is cut between sentences, text/tokens.pack); citations are checked against
     the chunks it was given. An empty reply or a refusal is said to be one, never shown as an answer."""
@@ -147,10 +152,10 @@ def llm_answer_from_hits(client: LLMClient, question: str, hits: Sequence[Hit], 
     said = reply.answer.strip()
     mode = f"llm:{client.model}"
     if not said:
-        return AnswerText(NO_ANSWER_EMPTY, [], mode, dropped)
+        return Draft(NO_ANSWER_EMPTY, [], mode, dropped)
     if refused(said):
-        return AnswerText(f"{NO_ANSWER_REFUSED}: \"{said}\"", [], mode, dropped)
-    return AnswerText(said, citations, mode, dropped)
+        return Draft(f"{NO_ANSWER_REFUSED}: \"{said}\"", [], mode, dropped)
+    return Draft(said, citations, mode, dropped)
 
 
 def with_dropped(note: str, dropped: int) -> str:

@@ -16,7 +16,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.llm import LLMClient, ReplayLLMCache, cache_key
 from hopgraph.prompts import answer as answer_prompt
-from hopgraph.query.answer import (
+from hopgraph.query.writers import (
     chain_text,
     extractive_from_paths,
     extractive_from_relations,
@@ -24,9 +24,8 @@ from hopgraph.query.answer import (
     llm_answer,
     supporting_sentence,
 )
-from hopgraph.query.paths import Hop
 from hopgraph.records.documents import Document
-from hopgraph.records.knowledge import Entity, KnowledgeGraph, Relation, Source
+from hopgraph.records.knowledge import Entity, Hop, KnowledgeGraph, Relation, Source
 
 MODEL = "qwen-replay"
 
@@ -289,6 +288,6 @@ def test_paths_mode_with_a_configured_llm_answers_from_its_cached_reply(tmp_path
     ("Notting Hill", False), ("The Chunk Norris Show", False), ("1998", False),
 ])
 def test_a_refusal_is_told_from_an_answer(reply: str, is_refusal: bool) -> None:
-    from hopgraph.query.answer import refused
+    from hopgraph.query.writers import refused
 
     assert refused(reply) is is_refusal
