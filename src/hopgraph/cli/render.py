@@ -45,7 +45,7 @@ def render_asked(asked: Answer) -> str:
     """The mode and why; for search and iterative the answer first, then what it came from (the
     iterative steps, the hits), a note; for graph modes the evidence first, the answer after."""
     lines = [f"mode: {asked.mode} ({asked.why})"]
-    answer = [f"Answer ({asked.writer}):\n{asked.text}",
+    answer = [*_short(asked), f"Answer ({asked.writer}):\n{asked.text}",
               f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}"]
     answer_first = asked.mode in ("search", "iterative")
     if asked.text and answer_first:
@@ -65,6 +65,19 @@ def render_asked(asked: Answer) -> str:
         lines.append(f"LLM: {spent.llm_calls} calls ({spent.cached_calls} cached), {spent.tokens_in} tokens in, "
                      f"{spent.tokens_out} out, {spent.seconds.get('total', 0.0):.1f} s")
     return "\n".join(lines)
+
+
+def _short(asked: Answer) -> list[str]:
+    """Search without an LLM: the short answer, its sentence and citation, first — or that none
+    was good enough (the evidence below still shows)."""
+    if asked.writer != "extractive" or asked.mode != "search":
+        return []
+    short = asked.short
+    if short is None:
+        return ["Answer: no short answer found (the evidence below may still hold it)", ""]
+    cited = _cited(short.chunk_id, asked.sources) if short.chunk_id is not None else "no citation"
+    sentence = " ".join(short.sentence.split())
+    return [f"Answer: {short.text}", f'  "{sentence}" [{cited}]', ""]
 
 
 def render_step(number: int, step: Step) -> str:

@@ -9,9 +9,9 @@ def hit(chunk_id: int, title: str, text: str, via: Via | None = None) -> Hit:
 def test_born_first_takes_the_earlier_birth_year():
     hits = [hit(1, "Pablo Trapero", "Pablo Trapero (born 4 October 1971) is an Argentine film director."),
             hit(2, "Aleksander Ford", "Aleksander Ford (24 November 1908 – 4 April 1980) was a Polish film director.")]
-    words = "who was born first pablo trapero or aleksander ford".split()
+    words = ["who", "was", "born", "first", "pablo", "trapero", "or", "aleksander", "ford"]
     assert choose_by_date(("Pablo Trapero", "Aleksander Ford"), words, hits)[0] == "Aleksander Ford"
-    younger = "who is younger pablo trapero or aleksander ford".split()
+    younger = ["who", "is", "younger", "pablo", "trapero", "or", "aleksander", "ford"]
     assert choose_by_date(("Pablo Trapero", "Aleksander Ford"), younger, hits)[0] == "Pablo Trapero"
 
 
@@ -20,11 +20,11 @@ def test_a_role_reads_the_date_from_the_passage_the_option_leads_to():
             hit(2, "Film B", "Film B is a 1940 film directed by Bob Jones."),
             hit(3, "Ann Smith", "Ann Smith (1900 – 1990) was a director.", Via(1, "Film A", "Ann Smith")),
             hit(4, "Bob Jones", "Bob Jones (1910 – 1960) was a director.", Via(2, "Film B", "Bob Jones"))]
-    words = "which film has the director who died later film a or film b".split()
+    words = ["which", "film", "has", "the", "director", "who", "died", "later", "film", "a", "or", "film", "b"]
     chosen, source = choose_by_date(("Film A", "Film B"), words, hits)
     assert (chosen, source.title) == ("Film A", "Ann Smith")
 
 
 def test_no_date_for_an_option_is_no_answer():
     hits = [hit(1, "X", "X is a village."), hit(2, "Y", "Y (born 1950) is a singer.")]
-    assert choose_by_date(("X", "Y"), "who was born first x or y".split(), hits) is None
+    assert choose_by_date(("X", "Y"), ["who", "was", "born", "first", "x", "or", "y"], hits) is None

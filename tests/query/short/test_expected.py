@@ -1,6 +1,6 @@
 import pytest
 
-from hopgraph.query.short.expected import ANY, CHOICE, DATE, PERSON, PLACE, YESNO, expected_answer
+from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, expected_answer
 
 
 @pytest.mark.parametrize(("question", "kind", "label"), [

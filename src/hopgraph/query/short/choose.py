@@ -1,39 +1,45 @@
-"""The short answer: score every candidate span of the hits against what the question expects.
+"""The short answer: score the entities of the best sentences against what the question expects.
 
 A candidate must carry the expected label (a "what river" question takes a LOC, never a date) and
 must not be a name the question already says (the answer is what the question does not know). It
-scores for the question words its sentence shares, for being said in a passage the question does
-not name (the second hop of a bridge question holds the answer), for recurring across hits, and
-loses for a low hit rank. Under `MIN_SCORE`, there is no short answer.
+scores for its sentence (spans.best_sentences), for standing close after a relation word the
+question asks about ("born in Dallas", "directed by Y"), and for recurring across sentences. Under
+`MIN_SCORE` there is no short answer: an invented answer is worse than none.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from hopgraph.query.short.compare import choose_by_date
+from hopgraph.query.short.compare import choose_by_date, same_attribute
 from hopgraph.query.short.expected import ANY, CHOICE, YESNO, Expected, expected_answer
-from hopgraph.query.short.spans import NOUN_LABEL, Span, candidate_spans
+from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
+from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.stop_words import english
 
 MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
-WEIGHTS = {"label": 1.0, "overlap": 1.0, "other_passage": 0.6, "rank": 0.25, "recurs": 0.4, "noun_chunk": -0.6}
-_WORD = re.compile(r"\w+")
-
-
-@dataclass(frozen=True)
-class ShortAnswer:
-    text: str
-    sentence: str  # the sentence that holds it ("" for yes/no)
-    chunk_id: int | None
-    kind: str  # the kind of answer the question wanted: a label set, YESNO or CHOICE
-    score: float
+WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0}
+NEAR = 40  # characters after a relation word within which its object stands
+# Question words → the words a passage uses for that relation.
+CUES: dict[str, frozenset[str]] = {}
+for _asked, _said in (
+    ("born birth birthplace", "born birth"),
+    ("die died death dead", "died death"),
+    ("married spouse husband wife", "married spouse husband wife"),
+    ("graduate graduated study studied educated attend attended alma", "graduated educated studied attended"),
+    ("award prize awarded won receive received", "award prize won received awarded"),
+    ("father mother parent son daughter", "father mother son daughter"),
+    ("direct directed director", "directed director"),
+    ("located river located situated", "located situated"),
+    ("founded founder established", "founded founder established"),
+    ("play plays played", "plays played"),
+):
+    for _word in _asked.split():
+        CUES[_word] = frozenset(_said.split())
 
 
 def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | None:
@@ -42,50 +48,45 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
         return None
     expected = expected_answer(question)
     if expected.kind == YESNO:
-        return ShortAnswer("yes", "", None, YESNO, 0.0)  # the majority answer; see BENCHMARKS
+        return same_attribute(question, hits, nlp)
     if expected.kind == CHOICE:
         chosen = choose_by_date(expected.options, expected.words, hits)
-        return ShortAnswer(chosen[0], "", chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
-    spans = candidate_spans(hits, nlp, noun_chunks=expected.kind == ANY)
-    return _best(spans, expected, question, hits)
+        return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
+    cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
+    sentences = best_sentences(question, hits, cues)
+    return _best(entity_spans(sentences, nlp), expected, question, cues)
 
 
-def _best(spans: Sequence[Span], expected: Expected, question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
-    asked = _content_words(question)
-    named_in_question = [_named(hit.title, question) for hit in hits]
-    recurs: dict[str, int] = defaultdict(int)
-    for span in spans:
-        recurs[span.text.lower()] += 1
+def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str]) -> ShortAnswer | None:
+    asked = content_words(question)
+    recurs = Counter(span.text.lower() for span in spans)
     best: tuple[float, Span] | None = None
     for span in spans:
-        score = _score(span, expected, asked, named_in_question[span.rank], recurs[span.text.lower()])
+        score = _score(span, expected, asked, cues, recurs[span.text.lower()])
         if score is not None and (best is None or score > best[0]):
             best = (score, span)
     if best is None or best[0] < MIN_SCORE:
         return None
     score, span = best
     kind = ",".join(sorted(expected.labels)) or ANY
-    return ShortAnswer(span.text, span.sentence, span.chunk_id, kind, round(score, 3))
+    return ShortAnswer(_trimmed(span.text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
 
 
-def _score(span: Span, expected: Expected, asked: set[str], hit_named: bool, recurs: int) -> float | None:
-    words = _content_words(span.text)
+def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str], recurs: int) -> float | None:
+    words = content_words(span.text)
     if not words or words <= asked:
         return None  # the question says it already
     if expected.labels and span.label not in expected.labels:
         return None
-    sentence_words = _content_words(span.sentence) - words
-    overlap = len(sentence_words & asked) / math.sqrt(len(asked) or 1)
-    return (WEIGHTS["label"] * bool(expected.labels) + WEIGHTS["overlap"] * overlap
-            + WEIGHTS["other_passage"] * (not hit_named) - WEIGHTS["rank"] * span.rank
-            + WEIGHTS["recurs"] * math.log(recurs) + WEIGHTS["noun_chunk"] * (span.label == NOUN_LABEL)
-            - len(words & asked) / len(words))
+    return (span.sentence.score + WEIGHTS["label"] * bool(expected.labels)
+            + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
+            - WEIGHTS["asked"] * len(words & asked) / len(words))
 
 
-def _named(title: str, question: str) -> bool:
-    return bool(title) and title.lower() in question.lower()
+def _after_cue(span: Span, cues: frozenset[str]) -> bool:
+    before = span.sentence.text[max(0, span.start - NEAR):span.start].lower()
+    return any(re.search(rf"\b{cue}\b", before) for cue in cues)
 
 
-def _content_words(text: str) -> set[str]:
-    stop = english()
-    return {word for word in _WORD.findall(text.lower()) if word not in stop}
+def _trimmed(text: str) -> str:
+    return text.strip(" ,;:\"'“”‘’()")

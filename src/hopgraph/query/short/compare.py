@@ -11,16 +11,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
+from hopgraph.query.short.expected import YESNO
+from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
-EARLIER = frozenset("first earlier earliest older oldest sooner before".split())
-LATER = frozenset("later last latest younger youngest recently newer recent after".split())
-ROLES = frozenset("director performer composer author producer creator founder father mother husband wife "
-                  "writer singer screenwriter".split())
-DEATH = frozenset("died death dead".split())
+EARLIER = frozenset(["first", "earlier", "earliest", "older", "oldest", "sooner", "before"])
+LATER = frozenset(["later", "last", "latest", "younger", "youngest", "recently", "newer", "recent", "after"])
+ROLES = frozenset(["director", "performer", "composer", "author", "producer", "creator", "founder", "father",
+                   "mother", "husband", "wife", "writer", "singer", "screenwriter"])
+DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
+_EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
+_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|state|city|year|born)\b|"
+                   r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
+_COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
+               **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
+               **dict.fromkeys(("french", "france"), "france")}
 
 
 def choose_by_date(options: Sequence[str], words: Sequence[str], hits: Sequence[Hit]) -> tuple[str, Hit] | None:
@@ -102,3 +111,47 @@ def _year(text: str, death: bool) -> int | None:
 
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
+    """A yes/no question: "Are A and B from the same country?" compares what the two passages the
+    question names say (nationalities and places, or years); "… north or south of …?" takes the
+    option the evidence says; any other is "yes", the majority answer of yes/no questions."""
+    either = _EITHER.search(question)
+    if either:
+        said = _option_said((either["a"], either["b"]), question, hits)
+        if said is not None:
+            return ShortAnswer(said[0], said[1].text[:200], said[1].chunk_id, YESNO)
+    named = [hit for hit in hits if hit.title and _norm(hit.title) in _norm(question)][:2]
+    if _SAME.search(question) and len(named) == 2:
+        first, second = (_attributes(hit, question, nlp) for hit in named)
+        if first and second:
+            answer = "yes" if first & second else "no"
+            return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
+    return ShortAnswer("yes", hits[0].text[:200], hits[0].chunk_id, YESNO)
+
+
+def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
+    for hit in hits:
+        text = hit.text.lower()
+        found = [option for option in options if re.search(rf"\b{re.escape(option.lower())}\b", text)]
+        if len(found) == 1:
+            return found[0], hit
+    return None
+
+
+def _attributes(hit: Hit, question: str, nlp: Any) -> set[str]:
+    """What the passage's lead sentence says that the question compares: its years for a "same
+    year" question, else its nationalities and places."""
+    lead = hit.text[:300]
+    if re.search(r"\byears?\b", question, re.IGNORECASE):
+        return set(_YEAR.findall(lead))
+    doc = nlp(lead, disable=[name for name in ("tagger", "parser", "attribute_ruler", "lemmatizer")
+                             if name in nlp.pipe_names])
+    return {_nationality(ent.text) for ent in doc.ents if ent.label_ in ("NORP", "GPE")}
+
+
+def _nationality(name: str) -> str:
+    """"American" and "United States" compare equal; so do "French" and "France", near enough."""
+    name = _norm(name)
+    return _COUNTRY_OF.get(name, name[:4])

@@ -17,7 +17,8 @@ PERSON = frozenset({"PERSON"})
 DATE = frozenset({"DATE"})
 NUMBER = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
 
-AUXILIARIES = frozenset("is are was were do does did can could has have had will would should".split())
+AUXILIARIES = frozenset(["is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
+                         "will", "would", "should"])
 # The noun after "what"/"which" (or "in what …"), mapped to the labels its answer carries.
 HEAD_NOUNS: dict[str, frozenset[str]] = {}
 for _labels, _words in (
@@ -60,7 +61,7 @@ def expected_answer(question: str) -> Expected:
     if not words:
         return Expected(ANY, words=words)
     choice = _CHOICE.search(question)
-    if choice and not words[0] in AUXILIARIES:
+    if choice and words[0] not in AUXILIARIES:
         return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words)
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
