@@ -16,13 +16,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from hopgraph.query.short.compare import choose_by_date, same_attribute
-from hopgraph.query.short.expected import ANY, CHOICE, YESNO, Expected, expected_answer
+from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
 MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
 WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0}
+MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
+_PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -76,11 +78,23 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     words = content_words(span.text)
     if not words or words <= asked:
         return None  # the question says it already
-    if expected.labels and span.label not in expected.labels:
+    label = _label_fit(span, expected)
+    if label is None:
         return None
-    return (span.sentence.score + WEIGHTS["label"] * bool(expected.labels)
+    return (span.sentence.score + WEIGHTS["label"] * label
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(words & asked) / len(words))
+
+
+def _label_fit(span: Span, expected: Expected) -> float | None:
+    """1 for the expected label, 0 when any will do; a name the recogniser mislabels ("in Dharwad"
+    read as a PERSON) still fits a place question after "in", "at", "from" or "near", by half."""
+    if not expected.labels or span.label in expected.labels:
+        return float(bool(expected.labels))
+    if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(
+            span.sentence.text[max(0, span.start - 6):span.start]):
+        return 0.5
+    return None
 
 
 def _after_cue(span: Span, cues: frozenset[str]) -> bool:
