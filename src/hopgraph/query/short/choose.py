@@ -22,7 +22,10 @@ from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
 MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
-WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0}
+WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5}
+# Labels a question that names no kind ("What … overthrew …?") rarely wants: it would ask "when"
+# or "how many".
+NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 NEAR = 40  # characters after a relation word within which its object stands
@@ -76,21 +79,30 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
 
 def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str], recurs: int) -> float | None:
     words = content_words(span.text)
-    if not words or words <= asked:
-        return None  # the question says it already
+    said = {word for word in words if _said_in(word, asked)} - {expected.head}
+    if not words or said == words:
+        return None  # the question says it already ("Cuba" in "What Cuban president …")
     label = _label_fit(span, expected)
     if label is None:
         return None
-    return (span.sentence.score + WEIGHTS["label"] * label
+    head = bool(expected.head) and bool({expected.head, expected.head.rstrip("s")} & words)
+    return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
-            - WEIGHTS["asked"] * len(words & asked) / len(words))
+            - WEIGHTS["asked"] * len(said) / len(words))
+
+
+def _said_in(word: str, asked: set[str]) -> bool:
+    """The question has the word, or one it begins ("Cuba" → "Cuban")."""
+    return word in asked or (len(word) >= 4 and any(other.startswith(word) for other in asked))
 
 
 def _label_fit(span: Span, expected: Expected) -> float | None:
     """1 for the expected label, 0 when any will do; a name the recogniser mislabels ("in Dharwad"
     read as a PERSON) still fits a place question after "in", "at", "from" or "near", by half."""
-    if not expected.labels or span.label in expected.labels:
-        return float(bool(expected.labels))
+    if not expected.labels:
+        return None if span.label in NOT_NAMES else 0.0
+    if span.label in expected.labels:
+        return 1.0
     if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(
             span.sentence.text[max(0, span.start - 6):span.start]):
         return 0.5
@@ -103,4 +115,6 @@ def _after_cue(span: Span, cues: frozenset[str]) -> bool:
 
 
 def _trimmed(text: str) -> str:
-    return text.strip(" ,;:\"'“”‘’()")
+    """Without quotes, brackets or a lower-case "the" ("the Ohio River" → "Ohio River")."""
+    text = text.strip(" ,;:\"'“”‘’()")
+    return text[4:] if text.startswith("the ") else text

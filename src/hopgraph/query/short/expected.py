@@ -53,6 +53,7 @@ class Expected:
     labels: frozenset[str] = frozenset()
     options: tuple[str, ...] = ()
     words: tuple[str, ...] = field(default=())  # the question's lower-cased words
+    head: str = ""  # the noun after "what"/"which" ("river"): an answer often says it ("Ohio River")
 
 
 def expected_answer(question: str) -> Expected:
@@ -66,7 +67,17 @@ def expected_answer(question: str) -> Expected:
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
     labels = _labels_of(words)
-    return Expected("ENTITY", labels, words=words) if labels else Expected(ANY, words=words)
+    head = _head_noun(words)
+    if not labels and head:
+        labels = HEAD_NOUNS[head]
+    return Expected("ENTITY", labels, words=words, head=head) if labels else Expected(ANY, words=words)
+
+
+def _head_noun(words: tuple[str, ...]) -> str:
+    for i, word in enumerate(words):
+        if word in ("what", "which"):
+            return next((noun for noun in words[i + 1:i + 5] if noun in HEAD_NOUNS), "")
+    return ""
 
 
 def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
@@ -81,10 +92,4 @@ def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
         return PERSON | frozenset({"ORG"}) if first != "whose" else PERSON
     if first == "where" or words[:2] == ("from", "where"):
         return PLACE
-    for i, word in enumerate(words):
-        if word in ("what", "which"):
-            for noun in words[i + 1:i + 5]:
-                if noun in HEAD_NOUNS:
-                    return HEAD_NOUNS[noun]
-            break
     return frozenset()
