@@ -21,6 +21,7 @@ from hopgraph.cli.render import render_asked, render_retrieval
 from hopgraph.records.answers import Answer, Step
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
+from hopgraph.text.nlp import parser_available
 
 QUESTION = "Where is the director of Big Stone Gap based?"
 
@@ -334,3 +335,35 @@ def test_without_quiet_an_error_on_a_non_terminal_is_still_one_clean_line(workdi
                           cwd=workdir, env=clean_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr == "hopgraph: error: empty.txt: file is empty\n"
+
+
+# --- the short answer without an LLM -----------------------------------------------------------------
+
+
+@pytest.mark.skipif(not parser_available(), reason="the short answer reads entities with spaCy's model")
+def test_ask_json_has_the_short_answer_with_its_sentence_and_citation(store: Path):
+    asked = json.loads(invoke("ask", QUESTION, "--store", str(store), "--json", "--quiet").stdout)
+    short = asked["short_answer"]
+    assert short["text"] == "Greenwich Village" and short["kind"] == "FAC,GPE,LOC"
+    assert "Greenwich Village" in short["sentence"] and short["source"]
+    adriana = next(hit for hit in asked["hits"] if hit["title"] == "Adriana Trigiani")
+    assert short["chunk"] == adriana["chunk"]  # the second hop, not the film's own passage
+
+
+@pytest.mark.skipif(not parser_available(), reason="the short answer reads entities with spaCy's model")
+@pytest.mark.parametrize(("question", "answer"), [
+    ("The Ran Paul presidential campaign, 2016 event was held at a hotel on what river?", "Ohio River"),
+    ("What Cuban preisdent overthrew Mary Tarrero-Serrano?", "Fulgencio Batista"),
+])
+def test_ask_prints_the_short_answer_first_over_the_sample(hotpot_e2e, question: str, answer: str):
+    _, store, _ = hotpot_e2e
+    lines = invoke("ask", question, "--store", str(store), "--quiet").stdout.splitlines()
+    assert lines[1] == f"Answer: {answer}"
+    assert lines[2].startswith('  "') and "(chunk " in lines[2]  # its sentence, then its citation
+    assert lines.index("Answer (extractive):") > 2  # the quoted evidence follows
+
+
+def test_ask_says_when_no_short_answer_is_good_enough():
+    asked = Answer("Which year?", "search", "--method hybrid", Retrieval("hybrid", []), text='"x" [chunk 1]',
+                   citations=[1], writer="extractive")
+    assert "Answer: no short answer found" in render_asked(asked).splitlines()[1]
