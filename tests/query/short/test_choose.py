@@ -33,3 +33,20 @@ def test_a_wanted_type_missing_from_the_evidence_gives_no_answer():
 def test_yes_no_and_no_hits():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()).text == "yes"
     assert short_answer("Who directed it?", [], load_model()) is None
+
+
+def test_the_head_noun_of_the_question_lifts_the_span_that_says_it():
+    campaign = ("The 2016 presidential campaign of Rand Paul was announced at an event at the Galt House in "
+                "Louisville, Kentucky.")
+    hotel = "The Galt House is the city's only hotel on the Ohio River."
+    found = short_answer("The Rand Paul presidential campaign event was held at a hotel on what river?",
+                         hits(("Rand Paul presidential campaign", campaign), ("Galt House", hotel)), load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Ohio River", 1)
+
+
+def test_a_name_the_question_already_begins_is_not_the_answer():
+    mary = "Mary Tarrero-Serrano (1924 – 2010) was the First Lady of Cuba from 1948 to 1952."
+    batista = "Fulgencio Batista was the elected President of Cuba from 1940 to 1944."
+    found = short_answer("What Cuban president overthrew Mary Tarrero-Serrano?",
+                         hits(("Mary Tarrero-Serrano", mary), ("Fulgencio Batista", batista)), load_model())
+    assert found is not None and found.text == "Fulgencio Batista"  # not "Cuba", not a date

@@ -1,5 +1,8 @@
-from hopgraph.query.short.compare import choose_by_date
+import pytest
+
+from hopgraph.query.short.compare import choose_by_date, same_attribute
 from hopgraph.records.retrieval import Hit, Via
+from hopgraph.text.nlp import load_model, parser_available
 
 
 def hit(chunk_id: int, title: str, text: str, via: Via | None = None) -> Hit:
@@ -28,3 +31,19 @@ def test_a_role_reads_the_date_from_the_passage_the_option_leads_to():
 def test_no_date_for_an_option_is_no_answer():
     hits = [hit(1, "X", "X is a village."), hit(2, "Y", "Y (born 1950) is a singer.")]
     assert choose_by_date(("X", "Y"), ["who", "was", "born", "first", "x", "or", "y"], hits) is None
+
+
+@pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
+def test_same_country_compares_what_the_two_named_passages_say():
+    hits = [hit(1, "Chumbawamba", "Chumbawamba were an English rock band formed in 1982."),
+            hit(2, "Spin Doctors", "Spin Doctors is an American rock band from New York City.")]
+    found = same_attribute("Are Chumbawamba and Spin Doctors from the same country?", hits, load_model())
+    assert (found.text, found.chunk_id) == ("no", 1)
+    hits[1] = hit(2, "Oasis", "Oasis were an English rock band formed in Manchester in 1991.")
+    assert same_attribute("Are Chumbawamba and Oasis from the same country?", hits, load_model()).text == "yes"
+
+
+def test_either_or_takes_the_option_the_evidence_says():
+    hits = [hit(1, "The Sleepers", "The Sleepers are a pair of summits south of the Kancamagus Highway.")]
+    found = same_attribute("Are the Sleepers located north or south of the Kancamagus Highway?", hits, None)
+    assert (found.text, found.chunk_id) == ("south", 1)

@@ -85,7 +85,8 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     label = _label_fit(span, expected)
     if label is None:
         return None
-    head = bool(expected.head) and bool({expected.head, expected.head.rstrip("s")} & words)
+    # "Ohio River" for "what river"; not "New York City" for "what New York city": the question says it
+    head = bool(expected.head) and not said and bool({expected.head, expected.head.rstrip("s")} & words)
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(said) / len(words))

@@ -148,7 +148,7 @@ def _attributes(hit: Hit, question: str, nlp: Any) -> set[str]:
         return set(_YEAR.findall(lead))
     doc = nlp(lead, disable=[name for name in ("tagger", "parser", "attribute_ruler", "lemmatizer")
                              if name in nlp.pipe_names])
-    return {_nationality(ent.text) for ent in doc.ents if ent.label_ in ("NORP", "GPE")}
+    return {_nationality(ent.text) for ent in doc.ents if ent.label_ in ("NORP", "GPE", "LANGUAGE")}
 
 
 def _nationality(name: str) -> str:
