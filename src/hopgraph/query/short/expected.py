@@ -17,6 +17,8 @@ PERSON = frozenset({"PERSON"})
 DATE = frozenset({"DATE"})
 NUMBER = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
 
+SCHOOL = frozenset({"ORG", "FAC"})  # "where did … graduate from / study / work": a school or an employer
+SCHOOLING = frozenset({"graduate", "graduated", "study", "studied", "educated", "attend", "attended", "work"})
 AUXILIARIES = frozenset(["is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
                          "will", "would", "should"])
 # The noun after "what"/"which" (or "in what …"), mapped to the labels its answer carries.
@@ -34,6 +36,7 @@ for _labels, _words in (
     (DATE, "year date decade century month day era"),
     (frozenset({"LANGUAGE"}), "language"),
     (frozenset({"EVENT"}), "event war battle competition tournament championship election festival"),
+    (frozenset({"WORK_OF_ART", "ORG", "EVENT", "PRODUCT"}), "award prize honour honor medal"),
     (PERSON, "person actor actress singer director president king queen author player man woman writer "
              "musician politician artist composer producer poet footballer coach founder husband wife son "
              "daughter father mother brother sister leader governor senator emperor prince princess "
@@ -91,5 +94,5 @@ def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
     if first in ("who", "whom", "whose") or words[:2] in (("by", "whom"), ("to", "whom")):
         return PERSON | frozenset({"ORG"}) if first != "whose" else PERSON
     if first == "where" or words[:2] == ("from", "where"):
-        return PLACE
+        return SCHOOL if SCHOOLING & set(words) else PLACE
     return frozenset()
