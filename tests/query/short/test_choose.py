@@ -50,3 +50,12 @@ def test_a_name_the_question_already_begins_is_not_the_answer():
     found = short_answer("What Cuban president overthrew Mary Tarrero-Serrano?",
                          hits(("Mary Tarrero-Serrano", mary), ("Fulgencio Batista", batista)), load_model())
     assert found is not None and found.text == "Fulgencio Batista"  # not "Cuba", not a date
+
+
+def test_in_a_chain_the_passage_s_own_subject_is_the_bridge_not_the_answer():
+    film = "Barefoot in the Park is a 1967 American romantic comedy film directed by Gene Saks."
+    director = ("Gene Saks (November 8, 1921 – March 28, 2015) was an American director and actor. Gene Saks "
+                "was married to Bea Arthur from 1950 to 1978.")
+    found = short_answer("Who is the spouse of the director of film Barefoot In The Park?",
+                         hits(("Barefoot in the Park (film)", film), ("Gene Saks", director)), load_model())
+    assert found is not None and found.text == "Bea Arthur"

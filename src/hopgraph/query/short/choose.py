@@ -15,19 +15,22 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from hopgraph.query.short.compare import choose_by_date, same_attribute
+from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
 MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
-WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5}
+WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5, "subject": 1.0}
 # Labels a question that names no kind ("What … overthrew …?") rarely wants: it would ask "when"
 # or "how many".
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
+# Relation words whose object is never the passage's own subject (born in, married to, graduated from).
+ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
+_PARENTHESES = re.compile(r"\([^()]*\)")
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -59,15 +62,22 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
     cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
     sentences = best_sentences(question, hits, cues)
-    return _best(entity_spans(sentences, nlp), expected, question, cues)
+    # A chain ("where was the director of … born", "the spouse of the father of …") asks what a
+    # passage says of its subject, not the subject: there, the hits' titles are the bridges.
+    chained = bool(cues & ATTRIBUTES) and not ROLES.isdisjoint(expected.words)
+    subjects = [content_words(_PARENTHESES.sub(" ", hit.title)) for hit in hits] if chained else []
+    return _best(entity_spans(sentences, nlp), expected, question, cues, [s for s in subjects if s])
 
 
-def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str]) -> ShortAnswer | None:
+def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str],
+          subjects: Sequence[set[str]]) -> ShortAnswer | None:
     asked = content_words(question)
     recurs = Counter(span.text.lower() for span in spans)
     best: tuple[float, Span] | None = None
     for span in spans:
         score = _score(span, expected, asked, cues, recurs[span.text.lower()])
+        if score is not None and subjects and _is_subject(span.text, subjects):
+            score -= WEIGHTS["subject"]
         if score is not None and (best is None or score > best[0]):
             best = (score, span)
     if best is None or best[0] < MIN_SCORE:
@@ -90,6 +100,11 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(said) / len(words))
+
+
+def _is_subject(text: str, subjects: Sequence[set[str]]) -> bool:
+    words = content_words(text)
+    return bool(words) and any(words <= subject or subject <= words for subject in subjects)
 
 
 def _said_in(word: str, asked: set[str]) -> bool:
