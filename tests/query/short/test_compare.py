@@ -47,3 +47,11 @@ def test_either_or_takes_the_option_the_evidence_says():
     hits = [hit(1, "The Sleepers", "The Sleepers are a pair of summits south of the Kancamagus Highway.")]
     found = same_attribute("Are the Sleepers located north or south of the Kancamagus Highway?", hits, None)
     assert (found.text, found.chunk_id) == ("south", 1)
+
+
+def test_lived_longer_compares_life_spans_and_an_option_may_drop_its_the():
+    hits = [hit(1, "The Sammy Drechsel", "Sammy Drechsel (25 April 1925 – 19 January 1986) was a cabaret artist."),
+            hit(2, "Wolfgang Fischer", "Wolfgang Fischer (14 March 1928 – 30 October 1974) was a German footballer.")]
+    words = ["who", "lived", "longer", "sammy", "drechsel", "or", "wolfgang", "fischer"]
+    chosen, source = choose_by_date(("Sammy Drechsel", "Wolfgang Fischer"), words, hits)
+    assert (chosen, source.chunk_id) == ("Sammy Drechsel", 1)  # 60 years against 46

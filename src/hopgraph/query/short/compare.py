@@ -33,15 +33,17 @@ _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "ameri
 
 
 def choose_by_date(options: Sequence[str], words: Sequence[str], hits: Sequence[Hit]) -> tuple[str, Hit] | None:
-    """The option the question's comparison picks, and the hit that gave its date."""
-    direction = _direction(words)
+    """The option the question's comparison picks, and the hit that gave its date (or, for "who
+    lived longer", its life span)."""
+    longer = "lived" in words and "longer" in words
+    direction = "later" if longer else _direction(words)
     if direction is None:
         return None
     role = any(word in ROLES for word in words)
     death = any(word in DEATH for word in words)
     dated: list[tuple[int, str, Hit]] = []
     for option in options:
-        found = _dated_passage(option, hits, role, death)
+        found = _life_span(option, hits) if longer else _dated_passage(option, hits, role, death)
         if found is None:
             return None
         dated.append((found[0], option, found[1]))
@@ -71,6 +73,14 @@ def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) ->
         if year is not None:
             return year, hit
     return None
+
+
+def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
+    own = _passage_of(option, hits)
+    if own is None:
+        return None
+    born, died = _year(own.text, death=False), _year(own.text, death=True)
+    return (died - born, own) if born is not None and died is not None else None
 
 
 def _passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
@@ -110,7 +120,9 @@ def _year(text: str, death: bool) -> int | None:
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    """Lower case, no punctuation, no leading "the" (the question may drop it: ", the X or Y")."""
+    words = re.sub(r"[^\w\s]", " ", text.lower()).split()
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
 
 
 def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
