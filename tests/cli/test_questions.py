@@ -178,10 +178,11 @@ def test_ask_prints_each_hit_with_its_path(store: Path):
 
 def test_ask_answers_first_with_cited_sentences_and_no_answer_keeps_the_hits_only(store: Path):
     out = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--quiet").stdout.splitlines()
-    assert out[1] == "Answer (extractive):"
+    assert out[1] == "Answer: Greenwich Village"  # the short answer (its sentence below it), then the quotes
+    extractive = out.index("Answer (extractive):")
     citations = next(line for line in out if line.startswith("Citations: "))
     assert out.index(citations) < next(i for i, line in enumerate(out) if line.startswith("1. "))  # above the hits
-    quoted = [line for line in out[2 : out.index(citations)]]
+    quoted = [line for line in out[extractive + 1 : out.index(citations)]]
     assert 1 <= len(quoted) <= 2 and all(line.startswith('"') and "[chunk " in line for line in quoted)
     bare = invoke("ask", QUESTION, "--mode", "search", "--no-answer", "--store", str(store), "--quiet").stdout
     assert "Answer" not in bare and "Citations" not in bare and "1. " in bare
