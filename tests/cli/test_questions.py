@@ -22,6 +22,7 @@ from hopgraph.cli.render import render_asked, render_retrieval
 from hopgraph.records.answers import Answer, Step
 from hopgraph.records.retrieval import Hit, Retrieval
 from hopgraph.store.sqlite import SQLiteStore
+from hopgraph.text.nlp import parser_available
 
 QUESTION = "Where is the director of Big Stone Gap based?"
 
@@ -178,10 +179,11 @@ def test_ask_prints_each_hit_with_its_path(store: Path):
 
 def test_ask_answers_first_with_cited_sentences_and_no_answer_keeps_the_hits_only(store: Path):
     out = invoke("ask", QUESTION, "--mode", "search", "--store", str(store), "--quiet").stdout.splitlines()
-    assert out[1] == "Answer (extractive):"
+    assert out[1] == "Answer: Greenwich Village"  # the short answer (its sentence below it), then the quotes
+    extractive = out.index("Answer (extractive):")
     citations = next(line for line in out if line.startswith("Citations: "))
     assert out.index(citations) < next(i for i, line in enumerate(out) if line.startswith("1. "))  # above the hits
-    quoted = [line for line in out[2 : out.index(citations)]]
+    quoted = [line for line in out[extractive + 1 : out.index(citations)]]
     assert 1 <= len(quoted) <= 2 and all(line.startswith('"') and "[chunk " in line for line in quoted)
     bare = invoke("ask", QUESTION, "--mode", "search", "--no-answer", "--store", str(store), "--quiet").stdout
     assert "Answer" not in bare and "Citations" not in bare and "1. " in bare
@@ -375,3 +377,33 @@ def test_ask_no_stream_json_and_quiet_print_the_whole_answer_as_before(store, mo
     as_json = json.loads(ask_with_llm(monkeypatch, url, "--mode", "search", "--store", str(store),
                                       "--json").getvalue())
     assert as_json["answer"]["text"] == "Greenwich Village"
+# --- the short answer without an LLM -----------------------------------------------------------------
+
+
+@pytest.mark.skipif(not parser_available(), reason="the short answer reads entities with spaCy's model")
+def test_ask_json_has_the_short_answer_with_its_sentence_and_citation(store: Path):
+    asked = json.loads(invoke("ask", QUESTION, "--store", str(store), "--json", "--quiet").stdout)
+    short = asked["short_answer"]
+    assert short["text"] == "Greenwich Village" and short["kind"] == "FAC,GPE,LOC"
+    assert "Greenwich Village" in short["sentence"] and short["source"]
+    adriana = next(hit for hit in asked["hits"] if hit["title"] == "Adriana Trigiani")
+    assert short["chunk"] == adriana["chunk"]  # the second hop, not the film's own passage
+
+
+@pytest.mark.skipif(not parser_available(), reason="the short answer reads entities with spaCy's model")
+@pytest.mark.parametrize(("question", "answer"), [
+    ("The Ran Paul presidential campaign, 2016 event was held at a hotel on what river?", "Ohio River"),
+    ("What Cuban preisdent overthrew Mary Tarrero-Serrano?", "Fulgencio Batista"),
+])
+def test_ask_prints_the_short_answer_first_over_the_sample(hotpot_e2e, question: str, answer: str):
+    _, store, _ = hotpot_e2e
+    lines = invoke("ask", question, "--store", str(store), "--quiet").stdout.splitlines()
+    assert lines[1] == f"Answer: {answer}"
+    assert lines[2].startswith('  "') and "(chunk " in lines[2]  # its sentence, then its citation
+    assert lines.index("Answer (extractive):") > 2  # the quoted evidence follows
+
+
+def test_ask_says_when_no_short_answer_is_good_enough():
+    asked = Answer("Which year?", "search", "--method hybrid", Retrieval("hybrid", []), text='"x" [chunk 1]',
+                   citations=[1], writer="extractive")
+    assert "Answer: no short answer found" in render_asked(asked).splitlines()[1]

@@ -4,6 +4,7 @@ model's replies (a real HTTP server on 127.0.0.1 records; the replay runs with n
 from __future__ import annotations
 
 import json
+import statistics
 
 import pytest
 from evalkit import RECORDS, write
@@ -15,6 +16,7 @@ from hopgraph.config import Settings
 from hopgraph.errors import InputError
 from hopgraph.eval.answers import exact_match, format_answer_table, normalize_answer, run_answer_eval, token_f1
 from hopgraph.llm import LLMError
+from hopgraph.text.nlp import parser_available
 
 MODEL = "scripted-model"
 
@@ -66,6 +68,18 @@ def test_without_an_llm_hybrid_and_auto_are_scored_extractively_and_the_rest_say
     assert q3["context_has"] == 1.0 and "[chunk" not in q3["answer"]
     table = format_answer_table(result)
     assert "none: skipped" in table and table.splitlines()[1].startswith("method")
+
+
+@pytest.mark.skipif(not parser_available(), reason="the short answer reads entities with spaCy's model")
+def test_the_short_answer_is_scored_with_the_search_and_its_own_medians(tmp_path, bag_of_words):
+    result = run_answer_eval(write(tmp_path / "q.json", RECORDS), methods=["short"], top=3,
+                             store=str(tmp_path / "s.db"), settings=Settings())
+    short = result["answers"]["short"]
+    answered = {q["id"]: q["answer"] for q in short["questions"]}
+    assert answered["q1"] == "Greenwich Village"  # the director's own passage, the second hop
+    assert short["all"]["f1"] == pytest.approx(statistics.fmean(q["f1"] for q in short["questions"]))
+    assert all(short["all"][f"p50_{key}"] > 0 for key in ("search_ms", "short_ms", "short_cpu_ms"))
+    assert "p50 short answer" in format_answer_table(result)
 
 
 def test_an_unknown_answer_method_is_refused_before_any_work(tmp_path):

@@ -159,6 +159,10 @@ def test_the_page_shows_the_link_opens_citations_and_draws_the_graph(inspector_u
         page.click("#chunk-close")
         expect(page.locator("#chunk-panel")).to_be_hidden()
 
+        # the short answer comes first in the answer box, as text
+        expect(page.locator("#answer > :nth-child(2)")).to_have_class("short-answer")
+        expect(page.locator("#answer .short-answer strong")).to_have_text("Fulgencio Batista")
+
         # a citation of the answer opens the chunk it cites
         citation = page.locator("#answer .answer-text .cite").first
         cited = citation.get_attribute("data-chunk")

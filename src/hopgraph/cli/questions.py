@@ -126,7 +126,8 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
           methods: Annotated[str | None, typer.Option("--methods", help="Comma-separated. Retrieval: "
                                                       f"{RETRIEVAL_METHODS} (`local` = local search over the "
                                                       "no-LLM concept graph). With --answers: none, hybrid, "
-                                                      "auto, iterative.")] = None,
+                                                      "auto, iterative, short (the no-LLM short answer "
+                                                      "of auto's hits).")] = None,
           top: Annotated[int, typer.Option("--top", "-k", min=1, max=100)] = 5,
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
           store: StoreOpt = None,

@@ -47,10 +47,10 @@ def render_asked(asked: Answer, streamed: str | None = None) -> str:
     a `streamed` answer (printed as the LLM wrote it, with the mode above it) the rest: the answer
     again only when the checks changed it (a refusal, an empty reply), then its citations."""
     lines = [f"mode: {asked.mode} ({asked.why})"] if streamed is None else []
-    answer = [f"Answer ({asked.writer}):\n{asked.text}",
+    whole = [] if streamed is not None and streamed.strip() == asked.text.strip() else \
+        [f"Answer ({asked.writer}):\n{asked.text}"]
+    answer = [*_short(asked), *whole,
               f"Citations: {', '.join(_cited(c, asked.sources) for c in asked.citations) or 'none'}"]
-    if streamed is not None and streamed.strip() == asked.text.strip():
-        answer = answer[1:]
     answer_first = asked.mode in ("search", "iterative")
     if asked.text and answer_first:
         lines += [*answer, ""]
@@ -69,6 +69,19 @@ def render_asked(asked: Answer, streamed: str | None = None) -> str:
         lines.append(f"LLM: {spent.llm_calls} calls ({spent.cached_calls} cached), {spent.tokens_in} tokens in, "
                      f"{spent.tokens_out} out, {spent.seconds.get('total', 0.0):.1f} s")
     return "\n".join(lines)
+
+
+def _short(asked: Answer) -> list[str]:
+    """Search without an LLM: the short answer, its sentence and citation, first — or that none
+    was good enough (the evidence below still shows)."""
+    if asked.writer != "extractive" or asked.mode != "search":
+        return []
+    short = asked.short
+    if short is None:
+        return ["Answer: no short answer found (the evidence below may still hold it)", ""]
+    cited = _cited(short.chunk_id, asked.sources) if short.chunk_id is not None else "no citation"
+    sentence = " ".join(short.sentence.split())
+    return [f"Answer: {short.text}", f'  "{sentence}" [{cited}]', ""]
 
 
 def render_step(number: int, step: Step) -> str:

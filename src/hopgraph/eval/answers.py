@@ -6,6 +6,8 @@ Methods:
   hybrid     hybrid search, then the answer from its hits
   auto       the default `ask` (the router's choice)
   iterative  retrieve, let the model name the next search, repeat (IRCoT)
+  short      auto's hits, then the no-LLM short answer (query/short/): a span, or nothing; with the
+             median milliseconds of the search and of the short answer, measured in the same run
 
 With an LLM configured, hybrid and auto answers are the model's; without one they are the offline
 extractive answers (two quoted sentences), whose exact match is near zero by construction, so the
@@ -34,9 +36,10 @@ from hopgraph.eval.tables import text_table
 from hopgraph.llm import LLMCache, RecordingCache, ReplayLLMCache, recorded_model, usage_since
 from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
+from hopgraph.query.short import short_answer_of
 from hopgraph.query.writers import NO_ANSWER
 
-ANSWER_METHODS = ("none", "hybrid", "auto", "iterative")
+ANSWER_METHODS = ("none", "hybrid", "auto", "iterative", "short")
 NEEDS_MODEL = {"none": "a closed-book answer is the model's", "iterative": "iterative retrieval asks a model"}
 REPLAY_URL = "http://127.0.0.1:9/v1"  # never reached: a strict replay answers from its file or fails
 _CITATION = re.compile(r"\[chunk \d+\]")
@@ -81,6 +84,9 @@ class Scored:
     tokens_in: int
     tokens_out: int
     seconds: float
+    search_ms: float = 0.0  # `short`: the search's milliseconds, and the short answer's after it
+    short_ms: float = 0.0
+    short_cpu_ms: float = 0.0  # the short answer's CPU time: what it costs on a machine others share
 
 
 def check_answer_methods(methods: Sequence[str]) -> None:
@@ -95,6 +101,8 @@ def answer_question(hg: HopGraph, question: Question, method: str, top: int) -> 
     """Ask one question in one method and score what came back."""
     if method == "none":
         return _closed_book(hg, question)
+    if method == "short":
+        return _short(hg, question, top)
     mode, chosen = {"hybrid": ("search", "hybrid"), "auto": ("auto", None), "iterative": ("iterative", None)}[method]
     asked = hg.ask(question.text, mode, chosen, top)
     text = "" if asked.text.startswith(NO_ANSWER) else " ".join(_CITATION.sub(" ", asked.text).split())
@@ -104,6 +112,21 @@ def answer_question(hg: HopGraph, question: Question, method: str, top: int) -> 
                   token_f1(text, question.answer), float(question.answer.lower() in text.lower()),
                   float(question.answer.lower() in context), spend.llm_calls, spend.tokens_in, spend.tokens_out,
                   spend.seconds.get("total", 0.0))
+
+
+def _short(hg: HopGraph, question: Question, top: int) -> Scored:
+    """auto's hits without an answer written, then the short answer of them, each timed."""
+    asked = hg.ask(question.text, "auto", None, top, answer=False)
+    started, cpu = time.perf_counter(), time.process_time()
+    found = short_answer_of(question.text, asked.hits)
+    short_ms, short_cpu_ms = (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
+    text = found.text if found is not None else ""
+    context = " ".join(hit.text for hit in asked.hits).lower()
+    search_ms = asked.retrieval.ms if asked.retrieval is not None else 0.0
+    return Scored(question.id, question.type, text, exact_match(text, question.answer),
+                  token_f1(text, question.answer), float(bool(text) and question.answer.lower() in text.lower()),
+                  float(question.answer.lower() in context), 0, 0, 0, round((search_ms + short_ms) / 1000, 4),
+                  round(search_ms, 3), round(short_ms, 3), round(short_cpu_ms, 3))
 
 
 def _closed_book(hg: HopGraph, question: Question) -> Scored:
@@ -143,7 +166,10 @@ def summarise_answers(rows: Sequence[Scored]) -> dict[str, Any]:
 
 def _means(rows: Sequence[Scored]) -> dict[str, float | int]:
     keys = ("em", "f1", "answer_in", "context_has", "llm_calls", "tokens_in", "tokens_out", "seconds")
-    return {"n": len(rows), **{key: round(statistics.fmean(getattr(r, key) for r in rows), 4) for key in keys}}
+    medians = {f"p50_{key}": round(statistics.median(getattr(r, key) for r in rows), 3) if rows else 0.0
+               for key in ("search_ms", "short_ms", "short_cpu_ms")}
+    return {"n": len(rows), **{key: round(statistics.fmean(getattr(r, key) for r in rows), 4) for key in keys},
+            **medians}
 
 
 def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[str] = ANSWER_METHODS,
@@ -186,6 +212,9 @@ def format_answer_table(result: dict[str, Any]) -> str:
             notes.append(f"{method}: skipped — {m['skipped']}")
             continue
         a = m["all"]
+        if method == "short":
+            notes.append(f"short: p50 search {a['p50_search_ms']:.1f} ms, p50 short answer {a['p50_short_ms']:.1f} ms "
+                         f"over it ({a['p50_short_cpu_ms']:.1f} ms CPU), same run")
         cells = [f"{m['by_type'][t]['em']:.2f}/{m['by_type'][t]['f1']:.2f}" if t in m["by_type"] else "-"
                  for t in types]
         lines.append([method, *cells, f"{a['em']:.3f}", f"{a['f1']:.3f}", f"{a['answer_in']:.3f}",

@@ -14,6 +14,7 @@ from hopgraph.query import modes
 from hopgraph.query.context import QueryContext
 from hopgraph.query.extractive import extractive_answer
 from hopgraph.query.question import DEFAULT_METHOD, NO_LIMITS, AskLimits, Question, check_question
+from hopgraph.query.short import short_answer_of
 from hopgraph.query.writers import OnToken, llm_answer_from_hits, spend_of, with_dropped
 from hopgraph.records.answers import Answer, Spend
 from hopgraph.retrieval.methods import parse_method
@@ -49,13 +50,17 @@ def ask(ctx: QueryContext, question: Question, found: Found | None = None,
         answered = time.perf_counter()
         if found is not None:
             found(asked)
+        short_seconds = None
         if question.answer and asked.mode == "search" and not asked.text and asked.hits:
-            _answer_search(ctx, question, asked, on_token)
+            short_seconds = _answer_search(ctx, question, asked, on_token)
     asked.used = _spend(before, ctx.usage(), started, answered)
+    if short_seconds is not None:
+        asked.used.seconds["short_answer"] = round(short_seconds, 4)
     if asked.retrieval is not None:
         asked.used.seconds["retrieve"] = round(asked.retrieval.ms / 1000, 4)
     # Citations are chunk ids; a reader needs `report.pdf#p3`.
-    asked.sources = ctx.citations(asked.citations) if asked.citations else {}
+    cited = [*asked.citations, *([asked.short.chunk_id] if asked.short and asked.short.chunk_id is not None else [])]
+    asked.sources = ctx.citations(cited) if cited else {}
     return asked
 
 
@@ -64,11 +69,21 @@ def _spend(before: dict[str, StepUsage], after: dict[str, StepUsage], started: f
     return spend_of(usage_since(before, after), now - started, now - answered)
 
 
-def _answer_search(ctx: QueryContext, question: Question, asked: Answer, on_token: OnToken | None) -> None:
+def _answer_search(ctx: QueryContext, question: Question, asked: Answer,
+                   on_token: OnToken | None) -> float | None:
     """Search ends in an answer: the LLM's from the hits (at most `answer_tokens` of them) when one
-    is configured, else the hits' best sentences (query/extractive.py)."""
+    is configured, else a short answer copied from the hits (query/short/), when one is good
+    enough, above the hits' best sentences (query/extractive.py). The seconds the short answer took,
+    if it was looked for."""
     hits, tokens = asked.hits, question.limits.answer_tokens or ctx.settings.answer_tokens
-    found = (llm_answer_from_hits(ctx.llm, question.text, hits, tokens, on_token) if ctx.llm
-             else extractive_answer(question.text, hits, ctx.embed))
+    seconds = None
+    if ctx.llm:
+        found = llm_answer_from_hits(ctx.llm, question.text, hits, tokens, on_token)
+    else:
+        started = time.perf_counter()
+        asked.short = short_answer_of(question.text, hits)
+        seconds = time.perf_counter() - started
+        found = extractive_answer(question.text, hits, ctx.embed)
     asked.text, asked.citations, asked.writer = found.text, found.citations, found.mode
     asked.note = with_dropped(asked.note, found.dropped)
+    return seconds

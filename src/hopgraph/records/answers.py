@@ -39,6 +39,19 @@ class Step:
     next_search: str
 
 
+@dataclass(frozen=True)
+class ShortAnswer:
+    """A short answer copied from the evidence ("Ohio River", "1887", "yes"): the sentence that
+    holds it (or that settled a yes/no or a choice), the chunk cited, and the kind of answer the
+    question asked for (entity labels such as "GPE,LOC", or YESNO, CHOICE, ANY)."""
+
+    text: str
+    sentence: str
+    chunk_id: int | None
+    kind: str
+    score: float = 0.0
+
+
 @dataclass
 class Answer:
     """What `ask` did in any mode: the mode that ran and why, the answer text with its checked
@@ -58,6 +71,7 @@ class Answer:
     sources: dict[int, str] = field(default_factory=dict)  # cited chunk id → `report.pdf#p3` (the facade fills it)
     used: Spend = field(default_factory=Spend)  # LLM calls, tokens and seconds per stage (the facade fills it)
     steps: list[Step] = field(default_factory=list)  # `iterative` mode: each retrieval and the model's reply
+    short: ShortAnswer | None = None  # search without an LLM: a span of the hits, or None (none good enough)
 
     @property
     def hits(self) -> list[Hit]:
@@ -70,6 +84,10 @@ class Answer:
             "question": self.question, "mode": self.mode, "why": self.why,
             "answer": {"text": self.text, "writer": self.writer,
                        "citations": [{"chunk": c, "source": self.sources.get(c, "")} for c in self.citations]},
+            "short_answer": None if self.short is None else {
+                "text": self.short.text, "sentence": self.short.sentence, "chunk": self.short.chunk_id,
+                "source": self.sources.get(self.short.chunk_id, "") if self.short.chunk_id is not None else "",
+                "kind": self.short.kind},
             "hits": [_hit_json(rank, hit) for rank, hit in enumerate(self.hits, start=1)],
             "paths": [[asdict(hop) for hop in path] for path in self.paths],
             "steps": [asdict(step) for step in self.steps],

@@ -107,9 +107,21 @@ function stepTable(steps) {
     el("span", { class: "via" }, `“${s.name}”`)]));
 }
 
+// Search without an LLM: the short answer first (a span of the evidence, its sentence, its citation),
+// or that none was good enough. Set as text, never as HTML: it is copied from the documents.
+function shortAnswer(answer) {
+  if (answer.answer.writer !== "extractive") return null;
+  const short = answer.short_answer;
+  if (!short) return el("p", { class: "short-answer none" }, "No short answer found: the evidence below may hold it.");
+  return el("div", { class: "short-answer" }, el("p", {}, el("strong", {}, short.text)),
+    short.sentence ? el("p", { class: "meta" }, `“${short.sentence}” `,
+      short.chunk !== null ? chunkButton(short.chunk, `[${short.chunk}]`) : null, short.source ? ` ${short.source}` : "")
+      : null);
+}
+
 function renderAnswer(answer) {
   const cited = answer.answer.citations;
-  fill("answer", "Answer",
+  fill("answer", "Answer", shortAnswer(answer),
     el("div", { class: "answer-text" }, answer.answer.text.split("\n").map((line) => el("p", {}, withCitations(line)))),
     el("p", { class: "meta" }, `written by ${answer.answer.writer || "nobody"} · ${answer.why}`),
     cited.length ? el("ul", { class: "plain citations" },

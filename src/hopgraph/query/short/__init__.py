@@ -1,0 +1,24 @@
+"""Short answers with no LLM: a span copied from the evidence ("Ohio River", "1887", "yes").
+
+`expected` reads what kind of answer the question wants (a place, a person, a date, yes or no, one
+of two named options); `spans` picks the hits' sentences most likely to hold it and their entities;
+`choose` scores them and keeps the best, or none when no candidate is good enough (an invented
+answer is worse than none); `compare` settles "which of the two" questions by the dates found for
+each option, and yes/no questions by what the two passages say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hopgraph.query.short.choose import short_answer
+from hopgraph.records.answers import ShortAnswer
+from hopgraph.records.retrieval import Hit
+from hopgraph.text.nlp import load_model, parser_available
+
+__all__ = ["ShortAnswer", "short_answer", "short_answer_of"]
+
+
+def short_answer_of(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
+    """The short answer with spaCy's small English model (loaded once); None without the `nlp` extra."""
+    return short_answer(question, hits, load_model()) if parser_available() else None

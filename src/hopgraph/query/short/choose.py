@@ -1,0 +1,136 @@
+"""The short answer: score the entities of the best sentences against what the question expects.
+
+A candidate must carry the expected label (a "what river" question takes a LOC, never a date) and
+must not be a name the question already says (the answer is what the question does not know). It
+scores for its sentence (spans.best_sentences), for standing close after a relation word the
+question asks about ("born in Dallas", "directed by Y"), and for recurring across sentences. Under
+`MIN_SCORE` there is no short answer: an invented answer is worse than none.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
+from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
+from hopgraph.records.answers import ShortAnswer
+from hopgraph.records.retrieval import Hit
+
+MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
+WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5, "subject": 1.0}
+# Labels a question that names no kind ("What … overthrew …?") rarely wants: it would ask "when"
+# or "how many".
+NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
+MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
+_PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
+# Relation words whose object is never the passage's own subject (born in, married to, graduated from).
+ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
+_PARENTHESES = re.compile(r"\([^()]*\)")
+NEAR = 40  # characters after a relation word within which its object stands
+# Question words → the words a passage uses for that relation.
+CUES: dict[str, frozenset[str]] = {}
+for _asked, _said in (
+    ("born birth birthplace", "born birth"),
+    ("die died death dead", "died death"),
+    ("married spouse husband wife", "married spouse husband wife"),
+    ("graduate graduated study studied educated attend attended alma", "graduated educated studied attended"),
+    ("award prize awarded won receive received", "award prize won received awarded"),
+    ("father mother parent son daughter", "father mother son daughter"),
+    ("direct directed director", "directed director"),
+    ("located river located situated", "located situated"),
+    ("founded founder established", "founded founder established"),
+    ("play plays played", "plays played"),
+):
+    for _word in _asked.split():
+        CUES[_word] = frozenset(_said.split())
+
+
+def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | None:
+    """A span of the hits that answers `question`, or None when none is good enough."""
+    if not hits:
+        return None
+    expected = expected_answer(question)
+    if expected.kind == YESNO:
+        return same_attribute(question, hits, nlp)
+    if expected.kind == CHOICE:
+        chosen = choose_by_date(expected.options, expected.words, hits)
+        return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
+    cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
+    sentences = best_sentences(question, hits, cues)
+    # A chain ("where was the director of … born", "the spouse of the father of …") asks what a
+    # passage says of its subject, not the subject: there, the hits' titles are the bridges.
+    chained = bool(cues & ATTRIBUTES) and not ROLES.isdisjoint(expected.words)
+    subjects = [content_words(_PARENTHESES.sub(" ", hit.title)) for hit in hits] if chained else []
+    return _best(entity_spans(sentences, nlp), expected, question, cues, [s for s in subjects if s])
+
+
+def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str],
+          subjects: Sequence[set[str]]) -> ShortAnswer | None:
+    asked = content_words(question)
+    recurs = Counter(span.text.lower() for span in spans)
+    best: tuple[float, Span] | None = None
+    for span in spans:
+        score = _score(span, expected, asked, cues, recurs[span.text.lower()])
+        if score is not None and subjects and _is_subject(span.text, subjects):
+            score -= WEIGHTS["subject"]
+        if score is not None and (best is None or score > best[0]):
+            best = (score, span)
+    if best is None or best[0] < MIN_SCORE:
+        return None
+    score, span = best
+    kind = ",".join(sorted(expected.labels)) or ANY
+    return ShortAnswer(_trimmed(span.text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
+
+
+def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str], recurs: int) -> float | None:
+    words = content_words(span.text)
+    said = {word for word in words if _said_in(word, asked)} - {expected.head}
+    if not words or said == words:
+        return None  # the question says it already ("Cuba" in "What Cuban president …")
+    label = _label_fit(span, expected)
+    if label is None:
+        return None
+    # "Ohio River" for "what river"; not "New York City" for "what New York city": the question says it
+    head = bool(expected.head) and not said and bool({expected.head, expected.head.rstrip("s")} & words)
+    return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
+            + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
+            - WEIGHTS["asked"] * len(said) / len(words))
+
+
+def _is_subject(text: str, subjects: Sequence[set[str]]) -> bool:
+    words = content_words(text)
+    return bool(words) and any(words <= subject or subject <= words for subject in subjects)
+
+
+def _said_in(word: str, asked: set[str]) -> bool:
+    """The question has the word, or one it begins ("Cuba" → "Cuban")."""
+    return word in asked or (len(word) >= 4 and any(other.startswith(word) for other in asked))
+
+
+def _label_fit(span: Span, expected: Expected) -> float | None:
+    """1 for the expected label, 0 when any will do; a name the recogniser mislabels ("in Dharwad"
+    read as a PERSON) still fits a place question after "in", "at", "from" or "near", by half."""
+    if not expected.labels:
+        return None if span.label in NOT_NAMES else 0.0
+    if span.label in expected.labels:
+        return 1.0
+    if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(
+            span.sentence.text[max(0, span.start - 6):span.start]):
+        return 0.5
+    return None
+
+
+def _after_cue(span: Span, cues: frozenset[str]) -> bool:
+    before = span.sentence.text[max(0, span.start - NEAR):span.start].lower()
+    return any(re.search(rf"\b{cue}\b", before) for cue in cues)
+
+
+def _trimmed(text: str) -> str:
+    """Without quotes, brackets or a lower-case "the" ("the Ohio River" → "Ohio River")."""
+    text = text.strip(" ,;:\"'“”‘’()")
+    return text[4:] if text.startswith("the ") else text

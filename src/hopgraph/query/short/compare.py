@@ -1,0 +1,169 @@
+""""Which of the two" questions, settled by dates: "Who was born first, A or B?", "Which film has the
+director who died later, X or Y?".
+
+Each option's passage is the hit titled like it (or opening with its name); when the question asks
+about a role ("the director who died later"), the date is read from the passage that option's
+passage leads to — the hit linked from it, or a hit whose title it names. The earlier or later
+year wins, as the question's words say. No date for either option: no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from hopgraph.query.short.expected import YESNO
+from hopgraph.records.answers import ShortAnswer
+from hopgraph.records.retrieval import Hit
+
+EARLIER = frozenset(["first", "earlier", "earliest", "older", "oldest", "sooner", "before"])
+LATER = frozenset(["later", "last", "latest", "younger", "youngest", "recently", "newer", "recent", "after"])
+ROLES = frozenset(["director", "performer", "composer", "author", "producer", "creator", "founder", "father",
+                   "mother", "husband", "wife", "writer", "singer", "screenwriter"])
+DEATH = frozenset(["died", "death", "dead"])
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_PARENTHESES = re.compile(r"\(([^()]*)\)")
+_EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
+_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|state|city|year|born)\b|"
+                   r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
+_COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
+               **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
+               **dict.fromkeys(("french", "france"), "france")}
+
+
+def choose_by_date(options: Sequence[str], words: Sequence[str], hits: Sequence[Hit]) -> tuple[str, Hit] | None:
+    """The option the question's comparison picks, and the hit that gave its date (or, for "who
+    lived longer", its life span)."""
+    longer = "lived" in words and "longer" in words
+    direction = "later" if longer else _direction(words)
+    if direction is None:
+        return None
+    role = any(word in ROLES for word in words)
+    death = any(word in DEATH for word in words)
+    dated: list[tuple[int, str, Hit]] = []
+    for option in options:
+        found = _life_span(option, hits) if longer else _dated_passage(option, hits, role, death)
+        if found is None:
+            return None
+        dated.append((found[0], option, found[1]))
+    (year_a, option_a, hit_a), (year_b, option_b, hit_b) = dated
+    if year_a == year_b:
+        return None
+    a_wins = (year_a < year_b) == (direction == "earlier")
+    return (option_a, hit_a) if a_wins else (option_b, hit_b)
+
+
+def _direction(words: Sequence[str]) -> str | None:
+    for word in words:
+        if word in EARLIER:
+            return "earlier"
+        if word in LATER:
+            return "later"
+    return None
+
+
+def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) -> tuple[int, Hit] | None:
+    own = _passage_of(option, hits)
+    if own is None:
+        return None
+    candidates = [*_led_to(own, hits), own] if role else [own]
+    for hit in candidates:
+        year = _year(hit.text, death)
+        if year is not None:
+            return year, hit
+    return None
+
+
+def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
+    own = _passage_of(option, hits)
+    if own is None:
+        return None
+    born, died = _year(own.text, death=False), _year(own.text, death=True)
+    return (died - born, own) if born is not None and died is not None else None
+
+
+def _passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
+    wanted = _norm(option)
+    for hit in hits:
+        if _norm(hit.title) == wanted or _norm(hit.text[:len(option) + 4]).startswith(wanted):
+            return hit
+    return None
+
+
+def _led_to(own: Hit, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits `own` leads to: linked from it, or titled with a name its text holds."""
+    head = own.text[:600]
+    return [hit for hit in hits if hit is not own and (
+        (hit.via is not None and hit.via.from_chunk == own.chunk_id) or (hit.title and hit.title in head))]
+
+
+def _year(text: str, death: bool) -> int | None:
+    """A birth (or first) year, or with `death` the year of death: from the first parenthesis
+    holding years ("(4 May 1900 – 3 June 1980)"), else the text after "died"/"born"."""
+    head = text[:600]
+    for inside in _PARENTHESES.findall(head):
+        years = _YEAR.findall(inside)
+        if years:
+            if death:
+                return int(years[-1]) if len(years) > 1 else None
+            return int(years[0])
+    marker = re.search(r"\bdied\b" if death else r"\bborn\b", head)
+    if marker:
+        after = _YEAR.search(head, marker.end())
+        if after:
+            return int(after.group())
+    if death:
+        return None
+    first = _YEAR.search(head)
+    return int(first.group()) if first else None
+
+
+def _norm(text: str) -> str:
+    """Lower case, no punctuation, no leading "the" (the question may drop it: ", the X or Y")."""
+    words = re.sub(r"[^\w\s]", " ", text.lower()).split()
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
+    """A yes/no question: "Are A and B from the same country?" compares what the two passages the
+    question names say (nationalities and places, or years); "… north or south of …?" takes the
+    option the evidence says; any other is "yes", the majority answer of yes/no questions."""
+    either = _EITHER.search(question)
+    if either:
+        said = _option_said((either["a"], either["b"]), question, hits)
+        if said is not None:
+            return ShortAnswer(said[0], said[1].text[:200], said[1].chunk_id, YESNO)
+    named = [hit for hit in hits if hit.title and _norm(hit.title) in _norm(question)][:2]
+    if _SAME.search(question) and len(named) == 2:
+        first, second = (_attributes(hit, question, nlp) for hit in named)
+        if first and second:
+            answer = "yes" if first & second else "no"
+            return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
+    return ShortAnswer("yes", hits[0].text[:200], hits[0].chunk_id, YESNO)
+
+
+def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
+    for hit in hits:
+        text = hit.text.lower()
+        found = [option for option in options if re.search(rf"\b{re.escape(option.lower())}\b", text)]
+        if len(found) == 1:
+            return found[0], hit
+    return None
+
+
+def _attributes(hit: Hit, question: str, nlp: Any) -> set[str]:
+    """What the passage's lead sentence says that the question compares: its years for a "same
+    year" question, else its nationalities and places."""
+    lead = hit.text[:300]
+    if re.search(r"\byears?\b", question, re.IGNORECASE):
+        return set(_YEAR.findall(lead))
+    doc = nlp(lead, disable=[name for name in ("tagger", "parser", "attribute_ruler", "lemmatizer")
+                             if name in nlp.pipe_names])
+    return {_nationality(ent.text) for ent in doc.ents if ent.label_ in ("NORP", "GPE", "LANGUAGE")}
+
+
+def _nationality(name: str) -> str:
+    """"American" and "United States" compare equal; so do "French" and "France", near enough."""
+    name = _norm(name)
+    return _COUNTRY_OF.get(name, name[:4])

@@ -1,0 +1,98 @@
+"""What kind of answer a question wants, read from its words: no model.
+
+The kinds are spaCy's entity labels (a "what river" question wants LOC, "who" wants PERSON),
+plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?", whose answer is one
+of the options the question names). A question this module cannot read wants ANY: then the
+candidates are noun phrases as well as entities.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+YESNO, CHOICE, ANY = "YESNO", "CHOICE", "ANY"
+PLACE = frozenset({"GPE", "LOC", "FAC"})
+PERSON = frozenset({"PERSON"})
+DATE = frozenset({"DATE"})
+NUMBER = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
+
+SCHOOL = frozenset({"ORG", "FAC"})  # "where did … graduate from / study / work": a school or an employer
+SCHOOLING = frozenset({"graduate", "graduated", "study", "studied", "educated", "attend", "attended", "work"})
+AUXILIARIES = frozenset(["is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
+                         "will", "would", "should"])
+# The noun after "what"/"which" (or "in what …"), mapped to the labels its answer carries.
+HEAD_NOUNS: dict[str, frozenset[str]] = {}
+for _labels, _words in (
+    (PLACE, "city town village country state county province region capital place neighborhood neighbourhood "
+            "borough island district municipality suburb area location continent nation territory"),
+    (frozenset({"LOC", "GPE"}), "river lake mountain sea ocean valley desert bay range peninsula"),
+    (frozenset({"ORG"}), "company band group team organization organisation university college school label "
+                         "club party network airline brand newspaper magazine corporation firm studio channel "
+                         "league institution agency publisher manufacturer retailer chain station"),
+    (frozenset({"WORK_OF_ART", "ORG", "PRODUCT"}), "film movie album song book novel show series game opera "
+                                                   "play single musical sitcom documentary"),
+    (frozenset({"NORP"}), "nationality religion ethnicity"),
+    (DATE, "year date decade century month day era"),
+    (frozenset({"LANGUAGE"}), "language"),
+    (frozenset({"EVENT"}), "event war battle competition tournament championship election festival"),
+    (frozenset({"WORK_OF_ART", "ORG", "EVENT", "PRODUCT"}), "award prize honour honor medal"),
+    (PERSON, "person actor actress singer director president king queen author player man woman writer "
+             "musician politician artist composer producer poet footballer coach founder husband wife son "
+             "daughter father mother brother sister leader governor senator emperor prince princess "
+             "character rapper comedian scientist philosopher architect painter novelist screenwriter"),
+):
+    for _word in _words.split():
+        HEAD_NOUNS[_word] = _labels
+        HEAD_NOUNS[_word + "s"] = _labels
+
+_CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Expected:
+    kind: str  # YESNO, CHOICE, ANY, or "ENTITY" (then `labels` says which)
+    labels: frozenset[str] = frozenset()
+    options: tuple[str, ...] = ()
+    words: tuple[str, ...] = field(default=())  # the question's lower-cased words
+    head: str = ""  # the noun after "what"/"which" ("river"): an answer often says it ("Ohio River")
+
+
+def expected_answer(question: str) -> Expected:
+    """The kind of answer `question` asks for."""
+    words = tuple(w.lower() for w in _WORD.findall(question))
+    if not words:
+        return Expected(ANY, words=words)
+    choice = _CHOICE.search(question)
+    if choice and words[0] not in AUXILIARIES:
+        return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words)
+    if words[0] in AUXILIARIES:
+        return Expected(YESNO, words=words)
+    labels = _labels_of(words)
+    head = _head_noun(words)
+    if not labels and head:
+        labels = HEAD_NOUNS[head]
+    return Expected("ENTITY", labels, words=words, head=head) if labels else Expected(ANY, words=words)
+
+
+def _head_noun(words: tuple[str, ...]) -> str:
+    for i, word in enumerate(words):
+        if word in ("what", "which"):
+            return next((noun for noun in words[i + 1:i + 5] if noun in HEAD_NOUNS), "")
+    return ""
+
+
+def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
+    first = words[0]
+    if "how" in words[:3]:
+        after = words[words.index("how") + 1] if words.index("how") + 1 < len(words) else ""
+        if after in ("many", "much", "long", "old", "far", "tall", "big", "large"):
+            return DATE if after == "long" and "ago" in words else NUMBER
+    if first == "when" or "when" in words[:2]:
+        return DATE
+    if first in ("who", "whom", "whose") or words[:2] in (("by", "whom"), ("to", "whom")):
+        return PERSON | frozenset({"ORG"}) if first != "whose" else PERSON
+    if first == "where" or words[:2] == ("from", "where"):
+        return SCHOOL if SCHOOLING & set(words) else PLACE
+    return frozenset()

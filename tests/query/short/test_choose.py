@@ -1,0 +1,61 @@
+import pytest
+
+from hopgraph.query.short import short_answer
+from hopgraph.records.retrieval import Hit, Via
+from hopgraph.text.nlp import load_model, parser_available
+
+pytestmark = pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
+
+FILM = ("Big Stone Gap is a 2014 American drama romantic comedy film written and directed by Adriana Trigiani "
+        "and produced by Donna Gigliotti for Altar Identity Studios. The story is set in the actual Virginia "
+        "town of Big Stone Gap circa 1970s.")
+AUTHOR = ("Adriana Trigiani is an Italian American best-selling author of sixteen books, television writer, "
+          "film director, and entrepreneur based in Greenwich Village, New York City.")
+
+
+def hits(*texts: tuple[str, str]) -> list[Hit]:
+    return [Hit(i, i, title, text, 0.0, "hybrid", Via(0, "x", title) if i else None)
+            for i, (title, text) in enumerate(texts)]
+
+
+def test_the_bridge_answer_comes_from_the_second_passage_not_the_question_s_own():
+    found = short_answer("The director of Big Stone Gap is based in what New York city?",
+                         hits(("Big Stone Gap (film)", FILM), ("Adriana Trigiani", AUTHOR)), load_model())
+    assert found is not None and "Greenwich Village" in found.text
+    assert found.chunk_id == 1 and found.sentence.startswith("Adriana Trigiani")
+
+
+def test_a_wanted_type_missing_from_the_evidence_gives_no_answer():
+    found = short_answer("In what year was the studio founded?", hits(("Trigiani", AUTHOR)), load_model())
+    assert found is None
+
+
+def test_yes_no_and_no_hits():
+    assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()).text == "yes"
+    assert short_answer("Who directed it?", [], load_model()) is None
+
+
+def test_the_head_noun_of_the_question_lifts_the_span_that_says_it():
+    campaign = ("The 2016 presidential campaign of Rand Paul was announced at an event at the Galt House in "
+                "Louisville, Kentucky.")
+    hotel = "The Galt House is the city's only hotel on the Ohio River."
+    found = short_answer("The Rand Paul presidential campaign event was held at a hotel on what river?",
+                         hits(("Rand Paul presidential campaign", campaign), ("Galt House", hotel)), load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Ohio River", 1)
+
+
+def test_a_name_the_question_already_begins_is_not_the_answer():
+    mary = "Mary Tarrero-Serrano (1924 – 2010) was the First Lady of Cuba from 1948 to 1952."
+    batista = "Fulgencio Batista was the elected President of Cuba from 1940 to 1944."
+    found = short_answer("What Cuban president overthrew Mary Tarrero-Serrano?",
+                         hits(("Mary Tarrero-Serrano", mary), ("Fulgencio Batista", batista)), load_model())
+    assert found is not None and found.text == "Fulgencio Batista"  # not "Cuba", not a date
+
+
+def test_in_a_chain_the_passage_s_own_subject_is_the_bridge_not_the_answer():
+    film = "Barefoot in the Park is a 1967 American romantic comedy film directed by Gene Saks."
+    director = ("Gene Saks (November 8, 1921 – March 28, 2015) was an American director and actor. Gene Saks "
+                "was married to Bea Arthur from 1950 to 1978.")
+    found = short_answer("Who is the spouse of the director of film Barefoot In The Park?",
+                         hits(("Barefoot in the Park (film)", film), ("Gene Saks", director)), load_model())
+    assert found is not None and found.text == "Bea Arthur"

@@ -1,0 +1,57 @@
+import pytest
+
+from hopgraph.query.short.compare import choose_by_date, same_attribute
+from hopgraph.records.retrieval import Hit, Via
+from hopgraph.text.nlp import load_model, parser_available
+
+
+def hit(chunk_id: int, title: str, text: str, via: Via | None = None) -> Hit:
+    return Hit(chunk_id, chunk_id, title, text, 0.0, "hybrid", via)
+
+
+def test_born_first_takes_the_earlier_birth_year():
+    hits = [hit(1, "Pablo Trapero", "Pablo Trapero (born 4 October 1971) is an Argentine film director."),
+            hit(2, "Aleksander Ford", "Aleksander Ford (24 November 1908 – 4 April 1980) was a Polish film director.")]
+    words = ["who", "was", "born", "first", "pablo", "trapero", "or", "aleksander", "ford"]
+    assert choose_by_date(("Pablo Trapero", "Aleksander Ford"), words, hits)[0] == "Aleksander Ford"
+    younger = ["who", "is", "younger", "pablo", "trapero", "or", "aleksander", "ford"]
+    assert choose_by_date(("Pablo Trapero", "Aleksander Ford"), younger, hits)[0] == "Pablo Trapero"
+
+
+def test_a_role_reads_the_date_from_the_passage_the_option_leads_to():
+    hits = [hit(1, "Film A", "Film A is a 1950 film directed by Ann Smith."),
+            hit(2, "Film B", "Film B is a 1940 film directed by Bob Jones."),
+            hit(3, "Ann Smith", "Ann Smith (1900 – 1990) was a director.", Via(1, "Film A", "Ann Smith")),
+            hit(4, "Bob Jones", "Bob Jones (1910 – 1960) was a director.", Via(2, "Film B", "Bob Jones"))]
+    words = ["which", "film", "has", "the", "director", "who", "died", "later", "film", "a", "or", "film", "b"]
+    chosen, source = choose_by_date(("Film A", "Film B"), words, hits)
+    assert (chosen, source.title) == ("Film A", "Ann Smith")
+
+
+def test_no_date_for_an_option_is_no_answer():
+    hits = [hit(1, "X", "X is a village."), hit(2, "Y", "Y (born 1950) is a singer.")]
+    assert choose_by_date(("X", "Y"), ["who", "was", "born", "first", "x", "or", "y"], hits) is None
+
+
+@pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
+def test_same_country_compares_what_the_two_named_passages_say():
+    hits = [hit(1, "Chumbawamba", "Chumbawamba were an English rock band formed in 1982."),
+            hit(2, "Spin Doctors", "Spin Doctors is an American rock band from New York City.")]
+    found = same_attribute("Are Chumbawamba and Spin Doctors from the same country?", hits, load_model())
+    assert (found.text, found.chunk_id) == ("no", 1)
+    hits[1] = hit(2, "Oasis", "Oasis were an English rock band formed in Manchester in 1991.")
+    assert same_attribute("Are Chumbawamba and Oasis from the same country?", hits, load_model()).text == "yes"
+
+
+def test_either_or_takes_the_option_the_evidence_says():
+    hits = [hit(1, "The Sleepers", "The Sleepers are a pair of summits south of the Kancamagus Highway.")]
+    found = same_attribute("Are the Sleepers located north or south of the Kancamagus Highway?", hits, None)
+    assert (found.text, found.chunk_id) == ("south", 1)
+
+
+def test_lived_longer_compares_life_spans_and_an_option_may_drop_its_the():
+    hits = [hit(1, "The Sammy Drechsel", "Sammy Drechsel (25 April 1925 – 19 January 1986) was a cabaret artist."),
+            hit(2, "Wolfgang Fischer", "Wolfgang Fischer (14 March 1928 – 30 October 1974) was a German footballer.")]
+    words = ["who", "lived", "longer", "sammy", "drechsel", "or", "wolfgang", "fischer"]
+    chosen, source = choose_by_date(("Sammy Drechsel", "Wolfgang Fischer"), words, hits)
+    assert (chosen, source.chunk_id) == ("Sammy Drechsel", 1)  # 60 years against 46

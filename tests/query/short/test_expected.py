@@ -1,0 +1,40 @@
+import pytest
+
+from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, expected_answer
+
+
+@pytest.mark.parametrize(("question", "kind", "label"), [
+    ("The Ran Paul presidential campaign, 2016 event was held at a hotel on what river?", "ENTITY", "LOC"),
+    ("The director of Big Stone Gap is based in what New York city?", "ENTITY", "GPE"),
+    ("What Cuban president overthrew Mary Tarrero-Serrano?", "ENTITY", "PERSON"),
+    ("Who directed the film Timber Falls?", "ENTITY", "PERSON"),
+    ("When was the director of Timber Falls born?", "ENTITY", "DATE"),
+    ("Where was the director of film Timber Falls born?", "ENTITY", "GPE"),
+    ("How many members does the band have?", "ENTITY", "CARDINAL"),
+    ("In what year did the war end?", "ENTITY", "DATE"),
+    ("Are both Cypress and Ajuga genera?", YESNO, None),
+    ("Where did the director of film Farewell Performance graduate from?", "ENTITY", "ORG"),  # a school
+    ("Which award the director of film Satya Mithya earned?", "ENTITY", "WORK_OF_ART"),
+])
+def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, label):
+    expected = expected_answer(question)
+    assert expected.kind == kind
+    if label:
+        assert label in expected.labels
+
+
+def test_a_question_naming_two_options_wants_one_of_them():
+    expected = expected_answer("Which film has the director who died later, The More The Merrier or Sleep, My Love?")
+    assert expected.kind == CHOICE and expected.options == ("More The Merrier", "Sleep, My Love")
+    assert expected_answer("Who was born first, Pablo Trapero or Aleksander Ford?").options == (
+        "Pablo Trapero", "Aleksander Ford")
+
+
+def test_label_sets_do_not_overlap_where_a_wrong_type_would_pass():
+    assert not (PLACE & DATE) and not (PERSON & PLACE)
+
+
+def test_the_head_noun_is_kept_and_schooling_is_not_a_place():
+    assert expected_answer("The event was held at a hotel on what river?").head == "river"
+    assert expected_answer("Who directed it?").head == ""
+    assert "GPE" not in expected_answer("Where did Rune Ottosen's father study?").labels
