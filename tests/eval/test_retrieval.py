@@ -281,3 +281,12 @@ def test_a_corpus_folder_is_read_as_index_reads_it_and_keyed_by_its_files(tmp_pa
     assert result["n_paragraphs"] == 7
     (folder / "00.md").rename(folder / "99.md")  # a rename is another corpus (another cache file)
     assert corpus_documents(folder)[1] != first
+
+
+def test_the_same_corpus_folder_in_two_places_is_two_cache_files(tmp_path):
+    # Documents are keyed by absolute path: one cache file for both copies would hold every document twice.
+    for place in ("one", "two"):
+        (tmp_path / place).mkdir()
+        (tmp_path / place / "a.md").write_text("# A\n\nThe same text in both places.\n", encoding="utf-8")
+    assert corpus_documents(tmp_path / "one")[1] != corpus_documents(tmp_path / "two")[1]
+    assert corpus_documents(tmp_path / "one")[1] == corpus_documents(tmp_path / "one")[1]

@@ -94,10 +94,12 @@ class EvalSet:
 
 def corpus_documents(corpus: Path) -> tuple[list[Document], str]:
     """The documents of a corpus file, or of every supported file in a corpus folder (as `hopgraph
-    index` reads them), and the hash of the contents and file names (the cache key)."""
+    index` reads them), and the hash of the contents and file names (the cache key). A folder's
+    documents are keyed by their absolute paths, so its key holds the folder's place too: the same
+    files in a second checkout are other documents, and would be indexed beside the first ones."""
     if not corpus.is_dir():  # one source whatever the working folder
         return read_documents(corpus.resolve()), hashlib.sha256(read_text_file(corpus).encode()).hexdigest()
-    digest, docs = hashlib.sha256(), []
+    digest, docs = hashlib.sha256(f"{corpus.resolve()}\0".encode()), []
     for path in expand_paths([corpus]):
         docs.extend(read_documents(path.resolve()))
         digest.update(f"{path.relative_to(corpus)}\0{read_text_file(path)}\0".encode())
