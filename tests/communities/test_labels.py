@@ -46,8 +46,13 @@ def world() -> tuple[KnowledgeGraph, CommunityTree]:
     """Two root communities, each mentioned by its own three chunks (and Scrooge once in the kitchen)."""
     names = {1: ("Scrooge", {1, 2, 5}), 2: ("Marley", {2}), 3: ("the clerk", {3}),
              4: ("Tiny Tim", {4, 5, 6}), 5: ("Mrs. Cratchit", {4, 6}), 6: ("Bob Cratchit", {5})}
-    entities = {i: Entity(i, name, "PERSON", chunks=set(chunks)) for i, (name, chunks) in names.items()}
-    pairs = [(1, 2, 2), (1, 3, 3), (2, 3, 2), (4, 5, 4), (4, 6, 5), (5, 6, 6)]
+    return two_roots(names, "PERSON", [(1, 2, 2), (1, 3, 3), (2, 3, 2), (4, 5, 4), (4, 6, 5), (5, 6, 6)])
+
+
+def two_roots(names: dict[int, tuple[str, set[int]]], kind: str,
+              pairs: list[tuple[int, int, int]]) -> tuple[KnowledgeGraph, CommunityTree]:
+    """Entities 1–3 and 4–6 as two root communities; `pairs` are (entity, entity, chunk) relations."""
+    entities = {i: Entity(i, name, kind, chunks=set(chunks)) for i, (name, chunks) in names.items()}
     relations = [Relation(i, a, "RELATED_TO", b, sources=[Source(c, 1)]) for i, (a, b, c) in enumerate(pairs, 1)]
     graph = KnowledgeGraph(entities, relations)
     tree = CommunityTree([Community(0, 0, None, [1, 2, 3]), Community(1, 0, None, [4, 5, 6])])
@@ -128,14 +133,7 @@ NOT_THEMES = {stem(w) for w in ("hallo", "hey", "came", "went", "cried", "shoute
 def shouted_world() -> tuple[KnowledgeGraph, CommunityTree]:
     names = {1: ("miller", {1, 2, 3}), 2: ("mill", {1, 2, 3}), 3: ("flour sacks", {1, 2}),
              4: ("sailor", {4, 5, 6}), 5: ("ship", {4, 5, 6}), 6: ("sails", {4, 5})}
-    entities = {i: Entity(i, name, "CONCEPT", chunks=set(chunks)) for i, (name, chunks) in names.items()}
-    pairs = [(1, 2, 1), (1, 3, 2), (2, 3, 3), (4, 5, 4), (4, 6, 5), (5, 6, 6)]
-    relations = [Relation(i, a, "RELATED_TO", b, sources=[Source(c, 1)]) for i, (a, b, c) in enumerate(pairs, 1)]
-    graph = KnowledgeGraph(entities, relations)
-    tree = CommunityTree([Community(0, 0, None, [1, 2, 3]), Community(1, 0, None, [4, 5, 6])])
-    for community in tree.communities:
-        community.hash = community_hash(graph, community.entities)
-    return graph, tree
+    return two_roots(names, "CONCEPT", [(1, 2, 1), (1, 3, 2), (2, 3, 3), (4, 5, 4), (4, 6, 5), (5, 6, 6)])
 
 
 def shouted(ids: set[int]) -> dict[int, str]:

@@ -111,7 +111,15 @@ def dead_url() -> str:
 @contextmanager
 def serving(fake: FakeLLM) -> Iterator[str]:
     """Serve `fake` on a free 127.0.0.1 port for the duration; yields the /v1 base URL."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(fake))
+    with serving_handler(make_handler(fake)) as url:
+        yield url
+
+
+@contextmanager
+def serving_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve `handler` on a free 127.0.0.1 port, one thread per request; yields the /v1 base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True  # a stalled reply must not hold the test run at exit
     httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()

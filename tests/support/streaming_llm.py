@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
+from fake_llm import serving_handler
 
 Pieces = Callable[[dict[str, Any]], list[str]]
 
@@ -97,15 +98,8 @@ def make_handler(llm: StreamingLLM) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serving(llm: StreamingLLM) -> Iterator[str]:
     """Serve `llm` on a free 127.0.0.1 port; yields the /v1 base URL."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(llm))
-    httpd.daemon_threads = True  # a stalled reply must not hold the test run at exit
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving_handler(make_handler(llm)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
