@@ -33,6 +33,8 @@ def parsed(monkeypatch) -> list[str]:
 
     def fake_concepts(texts, nlp=None, batch_size=64, n_process=1, progress=None):
         calls.extend(texts)
+        if progress:  # as spaCy's loop does: (done, total) of this call's texts
+            progress(len(texts), len(texts))
         return [[Concept(t[: t.index(" is ") + 1], LEAD, 0)] if " is " in t else [] for t in texts]
 
     monkeypatch.setattr(nlp, "concepts", fake_concepts)
@@ -167,7 +169,9 @@ def test_paragraphs_are_read_and_their_readings_committed_a_batch_of_chunks_at_a
             taken.append(1)
             yield text
 
-    readings, read = naming.read_new_paragraphs(store, stream(), batch=3)
+    shown: list[tuple[int, int]] = []
+    readings, read = naming.read_new_paragraphs(store, stream(), lambda *bar: shown.append(bar), batch=3)
+    assert shown == [(3, 3), (6, 6), (7, 7)]  # one bar runs on across the batches, never back to 0
     assert saved == [3, 6, 8]  # committed after chunks 3, 6 and 8, before the next batch was taken
     assert read == len(TINY_CORPUS) == len(parsed) == len(readings)
     assert readings[aboutness.text_hash(TINY_CORPUS[0].text)].about == ("Big Stone Gap",)

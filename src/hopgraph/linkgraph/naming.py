@@ -82,13 +82,20 @@ def read_new_paragraphs(store: DocumentStore, texts: Iterable[str],
         wanted = {h: p for h, p in paragraph_texts(part).items() if h not in readings}
         stored = {h: aboutness.Reading.from_json(p)
                   for h, p in store.cached_readings(list(wanted), aboutness.VERSION).items()}
-        read = aboutness.read_paragraphs(wanted, stored, progress)
+        on = None if progress is None else _running_on(progress, parsed)
+        read = aboutness.read_paragraphs(wanted, stored, on)
         new = {h: r.to_json() for h, r in read.items() if h not in stored}
         if new:
             store.save_readings(new, aboutness.VERSION)
         readings.update(read)
         parsed += len(new)
     return readings, parsed
+
+
+def _running_on(progress: Callable[[int, int], None], before: int) -> Callable[[int, int], None]:
+    """A batch's (done, total) as the whole run's: one bar runs on across the batches instead of
+    starting again at 0 every `READ_BATCH` chunks (the total grows as batches come)."""
+    return lambda done, total: progress(before + done, before + total)
 
 
 @dataclass
