@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pydantic
 import pytest
 
 from hopgraph.llm import LLMClient
@@ -167,3 +168,21 @@ def silent_url() -> Iterator[str]:
         listener.bind(("127.0.0.1", 0))
         listener.listen(64)
         yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+
+
+# --- one scripted fact, shared by the client tests --------------------------------------------------
+
+
+class Fact(pydantic.BaseModel):
+    subject: str
+    relation: str
+    target: str
+
+
+GOOD = {"subject": "Acme", "relation": "SUPPLIES", "target": "Globex"}
+MESSAGES = [{"role": "system", "content": "Extract one fact as JSON."},
+            {"role": "user", "content": "Acme supplies Globex with widgets."}]
+
+
+def good(**usage: int) -> Reply:
+    return chat(json.dumps(GOOD), usage or {"prompt_tokens": 50, "completion_tokens": 10})
