@@ -203,22 +203,3 @@ def test_chunks_of_one_document_link_when_they_are_about_different_things() -> N
 ])
 def test_a_title_is_named_when_the_text_writes_it_or_most_of_its_words(title: str, text: str, named: bool) -> None:
     assert title_is_named_in(title, text) is named
-
-
-def test_a_word_the_text_mostly_writes_in_lower_case_is_a_common_word_and_makes_no_link() -> None:
-    rows = [(11, 1, "Later, the miners left the camp."), (12, 2, "Later the wood burned; later still it rained."),
-            (13, 3, "We met later. He came later."), (14, 3, "Fleming arrived. Fleming came by the later train.")]
-    about = [{"Later": 0.9}, {}, {}, {"Fleming": 0.9}]
-    rows.append((15, 4, "Fleming wrote about it later."))
-    about.append({})
-    graph = build_name_graph(table(rows, {1: "a", 2: "b", 3: "c", 4: "d"}), chunk_about=about, title_docs=set())
-    reasons = {n.surface: n.filtered for n in graph.names}
-    assert reasons == {"Later": "common word", "Fleming": ""}  # "later" in 4 chunks, "Later" in 2
-    assert links_by_surface(graph) == {(15, 14, "Fleming")}
-
-
-def test_a_title_that_is_a_common_word_stays_a_name() -> None:
-    rows = [(11, 1, "Home is a 2015 film."), (12, 2, "She went home after Home opened at home.")]
-    graph = build_name_graph(table(rows, {1: "Home", 2: "b"}), chunk_about=[{}, {}], title_docs={1})
-    assert [(n.surface, n.kind, n.filtered) for n in graph.names] == [("Home", "title", "")]
-    assert links_by_surface(graph) == {(12, 11, "Home")}

@@ -211,13 +211,3 @@ def test_casefolding_finder_matches_names_typed_in_another_case() -> None:
     assert found(finder, "who directed BIG STONE GAP? was it adriana trigiani") == ["big stone gap",
                                                                                    "adriana trigiani"]
     assert found(finder, "big stone gaps") == []  # word boundaries still apply
-
-
-@pytest.mark.parametrize("surface", ["PART II", "Chapter 12", "Stave One", "BOOK IV.", "Act III"])
-def test_a_structural_heading_is_no_name(surface: str) -> None:
-    assert filter_reason(surface, 1, 100, min_chars=3, max_doc_share=0.01) == "heading"
-
-
-@pytest.mark.parametrize("surface", ["Part of Speech", "Chapterhouse", "Book of Kells", "Act of Union"])
-def test_a_name_that_starts_like_a_heading_stays(surface: str) -> None:
-    assert filter_reason(surface, 1, 100, min_chars=3, max_doc_share=0.01) == ""

@@ -23,7 +23,6 @@ import numpy as np
 from hopgraph.linkgraph.names import (
     MentionFinder,
     apply_filters,
-    filter_common_words,
     find_mentions,
     gazetteer_names,
     names_for_documents,
@@ -150,7 +149,6 @@ def build_name_graph(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = ()
     finder = MentionFinder(name.surface for name in names)
     mention_rows, mention_surfaces = find_mentions(finder, table.texts)
     apply_filters(names, finder, mention_surfaces, mention_rows, len(table), min_name_chars, max_name_doc_share)
-    filter_common_words(names, finder, mention_surfaces, table.texts)
     # Several names can share a surface (two documents both called "Big Stone Gap").
     positions_of_surface: dict[int, list[int]] = defaultdict(list)
     surface_index = {surface: i for i, surface in enumerate(finder.surfaces)}

@@ -22,9 +22,6 @@ from hopgraph.records.names import GazetteerEntry, Name
 
 _SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")
 _NUMERIC = re.compile(r"^[\d\s.,:/\-–]+$")
-# A book's structure, not a thing it talks about: "PART II", "Chapter 12", "Stave One".
-_HEADING = re.compile(r"^(part|chapter|book|section|act|scene|stave|volume|canto|appendix)\s+"
-                      r"([ivxlcdm]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\.?$", re.I)
 
 
 def strip_disambiguation(title: str) -> str:
@@ -138,8 +135,6 @@ def filter_reason(surface: str, n_docs_mentioning: int, n_docs: int,
         return "short"
     if _NUMERIC.match(surface):
         return "numeric"
-    if _HEADING.match(surface):
-        return "heading"
     # A hub: mentioned by more than the allowed share of documents (and never fewer than 5).
     if n_docs_mentioning > max(5, max_doc_share * n_docs):
         return "common"
@@ -168,32 +163,3 @@ def apply_filters(names: list[Name], finder: MentionFinder, mention_surfaces: np
     for name in names:
         df = len(docs_per_surface.get(index_of.get(name.surface, -1), ()))
         name.filtered = filter_reason(name.surface, df, n_docs, min_chars, max_doc_share)
-
-
-def filter_common_words(names: Sequence[Name], finder: MentionFinder, mention_surfaces: np.ndarray,
-                        chunk_texts: Sequence[str]) -> None:
-    """Mark "common word" on a one-word name read from the text ("Later", "Wood", "Patients") when
-    more chunks write it in lower case than capitalised: it is a common word that opened a sentence,
-    not a name. Titles and gazetteer names are the author's word and stay. `mention_surfaces`: the
-    finder's surface index of every (chunk, surface) mention, each surface once per chunk."""
-    candidates = sorted({n.surface for n in names
-                         if n.kind == "text" and not n.filtered and _title_case_word(n.surface)})
-    if not candidates:
-        return
-    lower = MentionFinder(s.lower() for s in candidates)
-    _, lower_surfaces = find_mentions(lower, chunk_texts)
-    in_lower_case = _chunks_per_surface(lower.surfaces, lower_surfaces)
-    capitalised = _chunks_per_surface(finder.surfaces, mention_surfaces)
-    common = {s for s in candidates if in_lower_case[s.lower()] > capitalised[s]}
-    for name in names:
-        if name.kind == "text" and not name.filtered and name.surface in common:
-            name.filtered = "common word"
-
-
-def _title_case_word(surface: str) -> bool:
-    return " " not in surface and surface[:1].isupper() and surface[1:].islower()
-
-
-def _chunks_per_surface(surfaces: Sequence[str], mention_surfaces: np.ndarray) -> dict[str, int]:
-    counts = np.bincount(mention_surfaces, minlength=len(surfaces))
-    return {surface: int(counts[i]) for i, surface in enumerate(surfaces)}
