@@ -59,3 +59,10 @@ def test_in_a_chain_the_passage_s_own_subject_is_the_bridge_not_the_answer():
     found = short_answer("Who is the spouse of the director of film Barefoot In The Park?",
                          hits(("Barefoot in the Park (film)", film), ("Gene Saks", director)), load_model())
     assert found is not None and found.text == "Bea Arthur"
+
+
+def test_which_year_is_answered_with_the_year_alone():
+    actress = "Francine Joy Drescher (born September 30, 1957) is an American actress."
+    found = short_answer("He created the sitcom with his then wife, an actress born in which year ?",
+                         hits(("The Nanny", "The Nanny is a sitcom."), ("Fran Drescher", actress)), load_model())
+    assert found is not None and found.text == "1957"

@@ -31,6 +31,7 @@ _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 # Relation words whose object is never the passage's own subject (born in, married to, graduated from).
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_YEAR = re.compile(r"\b[12][0-9]{3}\b")
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -84,7 +85,8 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
         return None
     score, span = best
     kind = ",".join(sorted(expected.labels)) or ANY
-    return ShortAnswer(_trimmed(span.text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
+    text = _year_only(span.text) if expected.head == "year" else span.text
+    return ShortAnswer(_trimmed(text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
 
 
 def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str], recurs: int) -> float | None:
@@ -128,6 +130,12 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
 def _after_cue(span: Span, cues: frozenset[str]) -> bool:
     before = span.sentence.text[max(0, span.start - NEAR):span.start].lower()
     return any(re.search(rf"\b{cue}\b", before) for cue in cues)
+
+
+def _year_only(text: str) -> str:
+    """"1957" of "September 30, 1957" when the question asks "which year"."""
+    year = _YEAR.search(text)
+    return year.group() if year else text
 
 
 def _trimmed(text: str) -> str:
