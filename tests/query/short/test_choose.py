@@ -66,3 +66,12 @@ def test_which_year_is_answered_with_the_year_alone():
     found = short_answer("He created the sitcom with his then wife, an actress born in which year ?",
                          hits(("The Nanny", "The Nanny is a sitcom."), ("Fran Drescher", actress)), load_model())
     assert found is not None and found.text == "1957"
+
+
+def test_a_question_ending_in_its_question_word_is_answered_from_the_gap_it_leaves():
+    painter = ("Jeffrey Smart was an Australian painter known for his precisionist depictions of urban "
+               "landscapes that are full of private jokes.")
+    found = short_answer("Speakers at the Institute include a painter known for his precisionist depictions of what?",
+                         hits(("Brisbane Institute", "The Brisbane Institute held talks."), ("Jeffrey Smart", painter)),
+                         load_model())
+    assert found is not None and found.text == "urban landscapes"

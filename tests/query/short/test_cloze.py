@@ -1,0 +1,41 @@
+from hopgraph.query.short.cloze import CLOZE, cloze_answer
+from hopgraph.records.retrieval import Hit
+
+PAINTER = ("Jeffrey Smart (26 July 1921 – 20 June 2013) was an expatriate Australian painter known for his "
+           "precisionist depictions of urban landscapes that are full of private jokes.")
+BREWERY = ("Oettinger has been Germany's best selling beer brand since 2004 (when it superseded Krombacher) "
+           "with an annual output of 6.21 e6hL in 2011.")
+ACTRESS = 'Helen Hunt is an American actress. She starred in the sitcom "Mad About You" for seven years.'
+RUNGE = "The theorem is named after the German mathematician Carl Runge who first proved it."
+
+
+def hits(*texts: str) -> list[Hit]:
+    return [Hit(i, i, f"title {i}", text, 0.0, "hybrid", None) for i, text in enumerate(texts)]
+
+
+def answer(question: str, *texts: str) -> str | None:
+    found = cloze_answer(question, hits(*texts))
+    return found.text if found else None
+
+
+def test_the_words_in_the_gap_are_the_answer_up_to_a_clause_word():
+    found = cloze_answer("Speakers include a painter known for his precisionist depictions of what?",
+                         hits("The Institute held talks.", PAINTER))
+    assert found is not None and (found.text, found.chunk_id, found.kind) == ("urban landscapes", 1, CLOZE)
+    assert found.sentence == PAINTER
+
+
+def test_words_after_the_question_word_bound_the_gap_and_a_quoted_title_is_taken_whole():
+    assert answer("A beer brand with an annual output of what in 2011?", BREWERY) == "6.21 e6hL"
+    assert answer("The film features an actress who starred in what for seven years?", ACTRESS) == "Mad About You"
+
+
+def test_a_name_after_the_common_noun_asked_for_is_cut_off():
+    assert answer("The bands are named for at least one German what?", RUNGE) == "mathematician"
+
+
+def test_no_gap_no_answer():
+    assert answer("What did the painter depict?", PAINTER) is None  # the question word opens it
+    assert answer("The team is based in what county?", PAINTER) is None  # a kind: left to the entities
+    assert answer("The painter was known for his bold depictions of what?", BREWERY) is None  # not said
+    assert answer("If Gallu is a demon Lilu is what?", "Lilu is also mentioned in the epic.") is None
