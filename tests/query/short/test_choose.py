@@ -75,3 +75,11 @@ def test_a_question_ending_in_its_question_word_is_answered_from_the_gap_it_leav
                          hits(("Brisbane Institute", "The Brisbane Institute held talks."), ("Jeffrey Smart", painter)),
                          load_model())
     assert found is not None and found.text == "urban landscapes"
+
+
+def test_what_two_named_things_have_in_common_is_a_noun_both_passages_use():
+    found = short_answer("Nikolay Krylov and Anatoly Fomenko both held what academic title?",
+                         hits(("Anatoly Fomenko", "Anatoly Fomenko (born 1945) is a Soviet and Russian mathematician."),
+                              ("Nikolay Krylov", "Nikolay Krylov (1879 – 1955) was a Russian mathematician.")),
+                         load_model())
+    assert found is not None and found.text == "mathematician"

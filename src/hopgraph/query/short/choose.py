@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hopgraph.query.short.cloze import cloze_answer
+from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
@@ -62,7 +63,7 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if expected.kind == CHOICE:
         chosen = choose_by_date(expected.options, expected.words, hits)
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
-    filled = cloze_answer(question, hits)
+    filled = cloze_answer(question, hits) or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
     if filled is not None:
         return filled
     cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
