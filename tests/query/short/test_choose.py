@@ -83,3 +83,11 @@ def test_what_two_named_things_have_in_common_is_a_noun_both_passages_use():
                               ("Nikolay Krylov", "Nikolay Krylov (1879 – 1955) was a Russian mathematician.")),
                          load_model())
     assert found is not None and found.text == "mathematician"
+
+
+def test_a_which_question_is_answered_by_the_passage_whose_opening_says_its_description():
+    band = "Mercyful Fate is a Danish heavy metal band from Copenhagen, formed in 1981 by King Diamond."
+    album = "Return of the Vampire is a compilation album of rare demo tracks recorded in 1981."
+    question = "Which Danish heavy metal band from Copenhagen released a compilation album of rare demo tracks?"
+    found = short_answer(question, hits(("Return of the Vampire", album), ("Mercyful Fate", band)), load_model())
+    assert found is not None and found.text == "Mercyful Fate"

@@ -18,6 +18,7 @@ from typing import Any
 from hopgraph.query.short.cloze import cloze_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
+from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
@@ -63,9 +64,9 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if expected.kind == CHOICE:
         chosen = choose_by_date(expected.options, expected.words, hits)
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
-    filled = cloze_answer(question, hits) or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
-    if filled is not None:
-        return filled
+    phrased = _from_phrasing(question, hits, expected, nlp)
+    if phrased is not None:
+        return phrased
     cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
     sentences = best_sentences(question, hits, cues)
     # A chain ("where was the director of … born", "the spouse of the father of …") asks what a
@@ -73,6 +74,15 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     chained = bool(cues & ATTRIBUTES) and not ROLES.isdisjoint(expected.words)
     subjects = [content_words(_PARENTHESES.sub(" ", hit.title)) for hit in hits] if chained else []
     return _best(entity_spans(sentences, nlp), expected, question, cues, [s for s in subjects if s])
+
+
+def _from_phrasing(question: str, hits: Sequence[Hit], expected: Expected, nlp: Any) -> ShortAnswer | None:
+    """An answer the question's phrasing points at, before any entity is scored: the gap it leaves
+    ("… depictions of what?"), the noun two named things share ("… have in common?"), the subject
+    of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
+    return (cloze_answer(question, hits)
+            or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
+            or (described_answer(question, hits) if expected.labels.isdisjoint(NOT_NAMES) else None))
 
 
 def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str],
