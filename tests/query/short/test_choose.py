@@ -91,3 +91,11 @@ def test_a_which_question_is_answered_by_the_passage_whose_opening_says_its_desc
     question = "Which Danish heavy metal band from Copenhagen released a compilation album of rare demo tracks?"
     found = short_answer(question, hits(("Return of the Vampire", album), ("Mercyful Fate", band)), load_model())
     assert found is not None and found.text == "Mercyful Fate"
+
+
+def test_what_type_of_a_kind_is_answered_by_the_word_the_evidence_puts_before_it():
+    connector = "The BNC connector is a miniature connector used for coaxial cable."
+    found = short_answer("SR connector is based on the connector that is often used for what type of cable?",
+                         hits(("SR connector", "The SR connector is a radio connector."), ("BNC", connector)),
+                         load_model())
+    assert found is not None and found.text == "coaxial"

@@ -1,4 +1,4 @@
-from hopgraph.query.short.cloze import CLOZE, cloze_answer
+from hopgraph.query.short.cloze import CLOZE, cloze_answer, modifier_answer
 from hopgraph.records.retrieval import Hit
 
 PAINTER = ("Jeffrey Smart (26 July 1921 – 20 June 2013) was an expatriate Australian painter known for his "
@@ -39,3 +39,18 @@ def test_no_gap_no_answer():
     assert answer("The team is based in what county?", PAINTER) is None  # a kind: left to the entities
     assert answer("The painter was known for his bold depictions of what?", BREWERY) is None  # not said
     assert answer("If Gallu is a demon Lilu is what?", "Lilu is also mentioned in the epic.") is None
+
+
+def test_the_word_before_the_kind_asked_is_the_answer():
+    fighter = "Lyoto Machida is a Brazilian martial artist who competes in the middleweight division of the UFC."
+    found = modifier_answer("Which division does the fighter who lost to Jon Jones fight in?",
+                            hits("UFC 140 was held in Toronto.", fighter))
+    assert found is not None and (found.text, found.chunk_id) == ("middleweight", 1)
+    cable = "The BNC connector is used with coaxial cable in radio and video."
+    found = modifier_answer("The SR connector is based on one used for what type of cable?", hits(cable))
+    assert found is not None and found.text == "coaxial"
+
+
+def test_a_kind_an_entity_label_names_or_no_word_before_it_is_no_modifier_answer():
+    assert modifier_answer("Which city does the fighter live in?", hits("He lives in the capital city.")) is None
+    assert modifier_answer("What type of cable is it?", hits("Cable is used in radio.")) is None

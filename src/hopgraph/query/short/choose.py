@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from hopgraph.query.short.cloze import cloze_answer
+from hopgraph.query.short.cloze import cloze_answer, modifier_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
@@ -78,10 +78,12 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
 
 def _from_phrasing(question: str, hits: Sequence[Hit], expected: Expected, nlp: Any) -> ShortAnswer | None:
     """An answer the question's phrasing points at, before any entity is scored: the gap it leaves
-    ("… depictions of what?"), the noun two named things share ("… have in common?"), the subject
+    ("… depictions of what?"), the noun two named things share ("… have in common?"), the word before
+    the kind asked ("what type of cable?" → "coaxial cable"), the subject
     of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
     return (cloze_answer(question, hits)
             or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
+            or (modifier_answer(question, hits) if expected.kind == ANY else None)
             or (described_answer(question, hits) if expected.labels.isdisjoint(NOT_NAMES) else None))
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hopgraph.query.short.expected import HEAD_NOUNS
 from hopgraph.query.short.spans import MAX_CHARS, content_words
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -30,6 +31,9 @@ MAX_ANSWER_WORDS = 6
 CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "in", "on", "at", "for", "from",
                           "with", "by", "since", "during", "is", "was", "are", "were", "has", "had", "to", "as"})
 ARTICLES = frozenset({"the", "a", "an"})
+# "what type of cable", "which division does": a kind that no entity label names
+_KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:(?:type|kind|sort|form)\s+of\s+(?P<noun>[a-z]{4,})\b|"
+                         r"(?P<noun2>[a-z]{4,})\s+(?:does|did|do|is|was|are|were)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’.-]+")
 _STOP_AT = re.compile(r"[,;:()\[\]\"“”]|\.(?:\s|$)")
 
@@ -46,7 +50,7 @@ def cloze_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
     if gap is None:
         return None
     asked = content_words(question)
-    sentences = [(text, hit) for hit in hits for text in split_sentences(hit.text[:MAX_CHARS])]
+    sentences = _sentences(hits)
     for size in CONTEXT_WORDS:
         before = gap.before[-size:]
         if len(before) < size or not content_words(" ".join(before)):
@@ -58,6 +62,29 @@ def cloze_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
             _, _, answer, text, hit = max(found, key=lambda f: f[:2])
             return ShortAnswer(answer, text, hit.chunk_id, CLOZE, float(size))
     return None
+
+
+def modifier_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
+    """"What type of cable …?", "Which division does … fight in?": the answer is the word the
+    evidence puts before the kind ("coaxial cable", "the middleweight division"), or None."""
+    asked_kind = _KIND_ASKED.search(question)
+    kind = (asked_kind["noun"] or asked_kind["noun2"]).lower() if asked_kind else ""
+    if not kind or kind in english() or kind in HEAD_NOUNS:
+        return None  # a kind an entity label names ("which city") is left to the entities
+    asked = content_words(question)
+    before = re.compile(rf"\b(?P<word>[a-z][\w-]+)\s+{re.escape(kind)}s?\b")
+    found = [(len(content_words(text) & asked), -rank, match["word"], text, hit)
+             for rank, (text, hit) in enumerate(_sentences(hits))
+             for match in before.finditer(text)
+             if match["word"] not in english() and match["word"] not in asked]
+    if not found:
+        return None
+    _, _, word, text, hit = max(found, key=lambda f: f[:2])
+    return ShortAnswer(word, text, hit.chunk_id, CLOZE, 1.0)
+
+
+def _sentences(hits: Sequence[Hit]) -> list[tuple[str, Hit]]:
+    return [(text, hit) for hit in hits for text in split_sentences(hit.text[:MAX_CHARS])]
 
 
 def _gap_of(question: str) -> _Gap | None:
