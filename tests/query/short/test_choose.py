@@ -99,3 +99,11 @@ def test_what_type_of_a_kind_is_answered_by_the_word_the_evidence_puts_before_it
                          hits(("SR connector", "The SR connector is a radio connector."), ("BNC", connector)),
                          load_model())
     assert found is not None and found.text == "coaxial"
+
+
+def test_which_of_two_without_dates_is_settled_by_the_number_beside_the_compared_word():
+    found = short_answer("Which has a higher population, Qinzhou or Jingjiang?",
+                         hits(("Qinzhou", "Qinzhou is a city in Guangxi with an urban population of 433,000."),
+                              ("Jingjiang", "Jingjiang is a city in Jiangsu. It has a population of 684,360.")),
+                         load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Jingjiang", 1)

@@ -8,7 +8,8 @@ the sentence that says the rest of it; `common` finds the noun two named things'
 opens with the question's description ("Which Danish heavy metal band …"); `choose` scores the
 entities and keeps the best, or none when no candidate is good enough (an invented answer is worse
 than none); `compare` settles "which of the two" questions by the dates found for each option, and
-yes/no questions by what the two passages say.
+yes/no questions by what the two passages say; `options` settles the rest by the number beside the
+compared words ("a higher population") or by what only one option's passage says.
 """
 
 from __future__ import annotations

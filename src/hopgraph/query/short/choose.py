@@ -20,6 +20,7 @@ from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.options import choose_by_amount, choose_by_description
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -62,7 +63,9 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if expected.kind == YESNO:
         return same_attribute(question, hits, nlp)
     if expected.kind == CHOICE:
-        chosen = choose_by_date(expected.options, expected.words, hits)
+        chosen = (choose_by_date(expected.options, expected.words, hits)
+                  or choose_by_amount(expected.options, expected.words, hits)
+                  or choose_by_description(question, expected.options, hits))
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
     phrased = _from_phrasing(question, hits, expected, nlp)
     if phrased is not None:

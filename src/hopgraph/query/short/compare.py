@@ -65,7 +65,7 @@ def _direction(words: Sequence[str]) -> str | None:
 
 
 def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) -> tuple[int, Hit] | None:
-    own = _passage_of(option, hits)
+    own = passage_of(option, hits)
     if own is None:
         return None
     candidates = [*_led_to(own, hits), own] if role else [own]
@@ -77,14 +77,14 @@ def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) ->
 
 
 def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
-    own = _passage_of(option, hits)
+    own = passage_of(option, hits)
     if own is None:
         return None
     born, died = _year(own.text, death=False), _year(own.text, death=True)
     return (died - born, own) if born is not None and died is not None else None
 
 
-def _passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
+def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
     wanted = _norm(option)
     for hit in hits:
         if _norm(hit.title) == wanted or _norm(hit.text[:len(option) + 4]).startswith(wanted):
