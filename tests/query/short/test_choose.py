@@ -107,3 +107,12 @@ def test_which_of_two_without_dates_is_settled_by_the_number_beside_the_compared
                               ("Jingjiang", "Jingjiang is a city in Jiangsu. It has a population of 684,360.")),
                          load_model())
     assert found is not None and (found.text, found.chunk_id) == ("Jingjiang", 1)
+
+
+def test_a_chain_question_reads_its_answer_from_the_passage_that_fills_the_role():
+    film = "Diplomats is a 1999 German comedy film directed by Wolf Gremm and starring Eddi Arent."
+    director = "Wolf Gremm was a German film director. He was born in Munich in 1942."
+    actor = "Eddi Arent was a German actor. He was born in Danzig in 1925."
+    found = short_answer("What is the place of birth of the director of film Diplomats?",
+                         hits(("Diplomats", film), ("Eddi Arent", actor), ("Wolf Gremm", director)), load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Munich", 2)

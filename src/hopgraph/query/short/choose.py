@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from hopgraph.query.short.chain import bridge_of
 from hopgraph.query.short.cloze import cloze_answer, modifier_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
@@ -71,6 +72,12 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if phrased is not None:
         return phrased
     cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
+    bridge = bridge_of(question, hits)
+    if bridge is not None:
+        own = [content_words(_PARENTHESES.sub(" ", bridge.title))]  # the bridge's subject is not the answer
+        found = _best(entity_spans(best_sentences(question, [bridge], cues), nlp), expected, question, cues, own)
+        if found is not None:
+            return found
     sentences = best_sentences(question, hits, cues)
     # A chain ("where was the director of … born", "the spouse of the father of …") asks what a
     # passage says of its subject, not the subject: there, the hits' titles are the bridges.
