@@ -36,7 +36,7 @@ def test_a_name_after_the_common_noun_asked_for_is_cut_off():
 
 def test_no_gap_no_answer():
     assert answer("What did the painter depict?", PAINTER) is None  # the question word opens it
-    assert answer("The team is based in what county?", PAINTER) is None  # a kind: left to the entities
+    assert answer("The team is based in what county?", PAINTER) is None  # not said
     assert answer("The painter was known for his bold depictions of what?", BREWERY) is None  # not said
     assert answer("If Gallu is a demon Lilu is what?", "Lilu is also mentioned in the epic.") is None
 
@@ -54,3 +54,13 @@ def test_the_word_before_the_kind_asked_is_the_answer():
 def test_a_kind_an_entity_label_names_or_no_word_before_it_is_no_modifier_answer():
     assert modifier_answer("Which city does the fighter live in?", hits("He lives in the capital city.")) is None
     assert modifier_answer("What type of cable is it?", hits("Cable is used in radio.")) is None
+
+
+def test_a_kind_after_the_question_word_bounds_the_gap_and_a_capitalised_kind_is_part_of_the_name():
+    state = "South Dakota is a state named after the Lakota and Dakota Sioux Native American tribes."
+    assert answer("The tornado hit a state named after which Native American tribes?", state) == (
+        "Lakota and Dakota Sioux")
+    hotel = "The Galt House is the city's only hotel on the Ohio River."
+    assert answer("The event was held at a hotel on what river?", hotel) == "Ohio River"
+    far = "The Galt House is a hotel on the banks of the great and wide Ohio, the longest river."
+    assert answer("The event was held at a hotel on what river?", far) is None

@@ -4,7 +4,10 @@
 precisionist depictions of urban landscapes that are …" with the answer cut out: the words before
 the question word (and those after it, when it is not last: "… an annual output of what in 2011?")
 are looked up in the hits' sentences, and the words that stand in the gap are the answer, up to the
-first comma, bracket or clause word. Longer matched context wins; ties go to the sentence that
+first comma, bracket or clause word. A kind after the question word bounds the gap the same way
+("… named after which Native American tribes?" → "named after the Lakota and Dakota Sioux Native
+American tribes"), and a capitalised kind is part of the name ("on what river?" → "Ohio River").
+Longer matched context wins; ties go to the sentence that
 shares most with the question. A question that opens with its question word ("What is …?") has no
 gap to fill and is left to the entity candidates.
 """
@@ -31,6 +34,7 @@ MAX_ANSWER_WORDS = 6
 CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "in", "on", "at", "for", "from",
                           "with", "by", "since", "during", "is", "was", "are", "were", "has", "had", "to", "as"})
 ARTICLES = frozenset({"the", "a", "an"})
+JOINERS = frozenset({"and", "or", "of", "de", "von", "van"})  # lower-case words inside a name
 # "what type of cable", "which division does": a kind that no entity label names
 _KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:(?:type|kind|sort|form)\s+of\s+(?P<noun>[a-z]{4,})\b|"
                          r"(?P<noun2>[a-z]{4,})\s+(?:does|did|do|is|was|are|were)\b)", re.IGNORECASE)
@@ -90,12 +94,13 @@ def _sentences(hits: Sequence[Hit]) -> list[tuple[str, Hit]]:
 def _gap_of(question: str) -> _Gap | None:
     words = _WORD.findall(question.strip().rstrip("?").strip())
     lowered = [word.lower() for word in words]
-    wh = max((i for i, word in enumerate(lowered) if word in QUESTION_WORDS), default=None)
+    wh = max((i for i, word in enumerate(lowered) if word in QUESTION_WORDS | {"which"}), default=None)
     if wh is None or wh < 2 or len(words) - wh - 1 > MAX_AFTER:
         return None
     after = tuple(lowered[wh + 1:])
-    if after and after[0] not in CLAUSE_WORDS:
-        return None  # "… in what county?": the gap is a name of a kind, left to the entity candidates
+    if lowered[wh] == "which" and not after:
+        return None  # a relative "which" at the end names no gap
+    # "… named after which Native American tribes?": the kind bounds the gap as the words after it do
     return _Gap(tuple(lowered[:wh]), after)
 
 
@@ -109,8 +114,14 @@ def _filled(before: Sequence[str], after: Sequence[str], sentence: str) -> str |
         end = re.search(r"\W+" + r"\W+".join(re.escape(word) for word in after) + r"\b", text, re.IGNORECASE)
         if end is None:
             return None
+        if len(text[:end.start()].split()) > MAX_ANSWER_WORDS:
+            return None  # the bounding words stand too far on to close this gap
         quoted = re.search(r"[\"“]([^\"”]+)(?:[\"”]|$)", text[:end.start()])
-        return quoted.group(1) if quoted else _phrase(text[:end.start()])
+        gap = quoted.group(1) if quoted else _phrase(text[:end.start()])
+        bound = text[end.start():end.end()].strip(" ,;:")
+        # "on the Ohio River" for "on what river": a capitalised kind is part of the name
+        named = bool(bound) and all(word[:1].isupper() for word in bound.split())
+        return f"{gap} {bound}" if gap and named and not quoted else gap
     return _phrase(text)
 
 
@@ -137,4 +148,4 @@ def _ends_phrase(word: str, following: Sequence[str], kept: Sequence[str]) -> bo
         return True
     if word.lower() in ("and", "or"):
         return bool(following) and following[0][:1].islower()
-    return bool(kept) and kept[-1][:1].islower() and word[:1].isupper()
+    return bool(kept) and kept[-1][:1].islower() and kept[-1] not in JOINERS and word[:1].isupper()
