@@ -37,3 +37,13 @@ def test_the_option_whose_passage_says_clearly_more_of_the_question_is_chosen():
     assert (chosen, source.chunk_id) == ("North Bend Airport", 1)
     assert choose_by_description("Which airport is older, North Bend Airport or Lawton Airport?",
                                  ("North Bend Airport", "Lawton Airport"), hits) is None
+
+
+def test_the_number_must_stand_by_every_compared_word_and_a_title_s_note_does_not_hide_the_passage():
+    gottfried = "Brian Gottfried is a tennis player who won 25 singles titles and 54 doubles titles."
+    fleming = ("Peter Blair Fleming is a tennis player. In doubles with John McEnroe he won 52 titles. As a "
+               "singles player he won 3 titles.")  # its passage opens with another form of the name
+    hits = [hit(1, "Brian Gottfried", gottfried), hit(2, "Peter Fleming (tennis)", fleming)]
+    question = words("Who has more singles titles, Brian Gottfried or Peter Fleming?")
+    chosen, source = choose_by_amount(("Brian Gottfried", "Peter Fleming"), question, hits)
+    assert (chosen, source.chunk_id) == ("Brian Gottfried", 1)  # 25 against 3, not against 52

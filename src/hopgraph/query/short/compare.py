@@ -24,6 +24,7 @@ ROLES = frozenset(["director", "performer", "composer", "author", "producer", "c
 DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
+_TITLE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
 _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
@@ -85,9 +86,12 @@ def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
 
 
 def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
+    """The hit about `option`: titled with it (with or without the title's note, "Peter Fleming
+    (tennis)"), else opening with it."""
     wanted = _norm(option)
     for hit in hits:
-        if _norm(hit.title) == wanted or _norm(hit.text[:len(option) + 4]).startswith(wanted):
+        if wanted in (_norm(hit.title), _norm(_TITLE_NOTE.sub("", hit.title))) or _norm(
+                hit.text[:len(option) + 4]).startswith(wanted):
             return hit
     return None
 
