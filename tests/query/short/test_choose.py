@@ -59,3 +59,60 @@ def test_in_a_chain_the_passage_s_own_subject_is_the_bridge_not_the_answer():
     found = short_answer("Who is the spouse of the director of film Barefoot In The Park?",
                          hits(("Barefoot in the Park (film)", film), ("Gene Saks", director)), load_model())
     assert found is not None and found.text == "Bea Arthur"
+
+
+def test_which_year_is_answered_with_the_year_alone():
+    actress = "Francine Joy Drescher (born September 30, 1957) is an American actress."
+    found = short_answer("He created the sitcom with his then wife, an actress born in which year ?",
+                         hits(("The Nanny", "The Nanny is a sitcom."), ("Fran Drescher", actress)), load_model())
+    assert found is not None and found.text == "1957"
+
+
+def test_a_question_ending_in_its_question_word_is_answered_from_the_gap_it_leaves():
+    painter = ("Jeffrey Smart was an Australian painter known for his precisionist depictions of urban "
+               "landscapes that are full of private jokes.")
+    found = short_answer("Speakers at the Institute include a painter known for his precisionist depictions of what?",
+                         hits(("Brisbane Institute", "The Brisbane Institute held talks."), ("Jeffrey Smart", painter)),
+                         load_model())
+    assert found is not None and found.text == "urban landscapes"
+
+
+def test_what_two_named_things_have_in_common_is_a_noun_both_passages_use():
+    found = short_answer("Nikolay Krylov and Anatoly Fomenko both held what academic title?",
+                         hits(("Anatoly Fomenko", "Anatoly Fomenko (born 1945) is a Soviet and Russian mathematician."),
+                              ("Nikolay Krylov", "Nikolay Krylov (1879 – 1955) was a Russian mathematician.")),
+                         load_model())
+    assert found is not None and found.text == "mathematician"
+
+
+def test_a_which_question_is_answered_by_the_passage_whose_opening_says_its_description():
+    band = "Mercyful Fate is a Danish heavy metal band from Copenhagen, formed in 1981 by King Diamond."
+    album = "Return of the Vampire is a compilation album of rare demo tracks recorded in 1981."
+    question = "Which Danish heavy metal band from Copenhagen released a compilation album of rare demo tracks?"
+    found = short_answer(question, hits(("Return of the Vampire", album), ("Mercyful Fate", band)), load_model())
+    assert found is not None and found.text == "Mercyful Fate"
+
+
+def test_what_type_of_a_kind_is_answered_by_the_word_the_evidence_puts_before_it():
+    connector = "The BNC connector is a miniature connector used for coaxial cable."
+    found = short_answer("SR connector is based on the connector that is often used for what type of cable?",
+                         hits(("SR connector", "The SR connector is a radio connector."), ("BNC", connector)),
+                         load_model())
+    assert found is not None and found.text == "coaxial"
+
+
+def test_which_of_two_without_dates_is_settled_by_the_number_beside_the_compared_word():
+    found = short_answer("Which has a higher population, Qinzhou or Jingjiang?",
+                         hits(("Qinzhou", "Qinzhou is a city in Guangxi with an urban population of 433,000."),
+                              ("Jingjiang", "Jingjiang is a city in Jiangsu. It has a population of 684,360.")),
+                         load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Jingjiang", 1)
+
+
+def test_a_chain_question_reads_its_answer_from_the_passage_that_fills_the_role():
+    film = "Diplomats is a 1999 German comedy film directed by Wolf Gremm and starring Eddi Arent."
+    director = "Wolf Gremm was a German film director. He was born in Munich in 1942."
+    actor = "Eddi Arent was a German actor. He was born in Danzig in 1925."
+    found = short_answer("What is the place of birth of the director of film Diplomats?",
+                         hits(("Diplomats", film), ("Eddi Arent", actor), ("Wolf Gremm", director)), load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("Munich", 2)

@@ -38,3 +38,13 @@ def test_the_head_noun_is_kept_and_schooling_is_not_a_place():
     assert expected_answer("The event was held at a hotel on what river?").head == "river"
     assert expected_answer("Who directed it?").head == ""
     assert "GPE" not in expected_answer("Where did Rune Ottosen's father study?").labels
+
+
+@pytest.mark.parametrize(("question", "head"), [
+    # a relative "which" names no kind: the next "what"/"which" does
+    ("Steve Johnson coaches at a University which also has a second campus in which California city?", "city"),
+    ("The Nanny, which he created with his then wife, an actress born in which year ?", "year"),
+    ("What is the name of the pop band founded by one of the stars of Aisa Yeh Jahaan?", "band"),
+])
+def test_the_head_noun_is_found_after_a_relative_which_and_after_the_name_of(question, head):
+    assert expected_answer(question).head == head

@@ -15,8 +15,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from hopgraph.query.short.chain import bridge_of
+from hopgraph.query.short.cloze import cloze_answer, modifier_answer
+from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
+from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.options import choose_by_amount, choose_by_description
 from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -31,6 +36,7 @@ _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 # Relation words whose object is never the passage's own subject (born in, married to, graduated from).
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_YEAR = re.compile(r"\b[12][0-9]{3}\b")
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -58,15 +64,37 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if expected.kind == YESNO:
         return same_attribute(question, hits, nlp)
     if expected.kind == CHOICE:
-        chosen = choose_by_date(expected.options, expected.words, hits)
+        chosen = (choose_by_date(expected.options, expected.words, hits)
+                  or choose_by_amount(expected.options, expected.words, hits)
+                  or choose_by_description(question, expected.options, hits))
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None
+    phrased = _from_phrasing(question, hits, expected, nlp)
+    if phrased is not None:
+        return phrased
     cues = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words))
+    bridge = bridge_of(question, hits)
+    if bridge is not None:
+        own = [content_words(_PARENTHESES.sub(" ", bridge.title))]  # the bridge's subject is not the answer
+        found = _best(entity_spans(best_sentences(question, [bridge], cues), nlp), expected, question, cues, own)
+        if found is not None:
+            return found
     sentences = best_sentences(question, hits, cues)
     # A chain ("where was the director of … born", "the spouse of the father of …") asks what a
     # passage says of its subject, not the subject: there, the hits' titles are the bridges.
     chained = bool(cues & ATTRIBUTES) and not ROLES.isdisjoint(expected.words)
     subjects = [content_words(_PARENTHESES.sub(" ", hit.title)) for hit in hits] if chained else []
     return _best(entity_spans(sentences, nlp), expected, question, cues, [s for s in subjects if s])
+
+
+def _from_phrasing(question: str, hits: Sequence[Hit], expected: Expected, nlp: Any) -> ShortAnswer | None:
+    """An answer the question's phrasing points at, before any entity is scored: the gap it leaves
+    ("… depictions of what?"), the noun two named things share ("… have in common?"), the word before
+    the kind asked ("what type of cable?" → "coaxial cable"), the subject
+    of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
+    return (cloze_answer(question, hits)
+            or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
+            or (modifier_answer(question, hits) if expected.kind == ANY else None)
+            or (described_answer(question, hits) if expected.labels.isdisjoint(NOT_NAMES) else None))
 
 
 def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozenset[str],
@@ -84,7 +112,8 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
         return None
     score, span = best
     kind = ",".join(sorted(expected.labels)) or ANY
-    return ShortAnswer(_trimmed(span.text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
+    text = _year_only(span.text) if expected.head == "year" else span.text
+    return ShortAnswer(_trimmed(text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
 
 
 def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str], recurs: int) -> float | None:
@@ -128,6 +157,12 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
 def _after_cue(span: Span, cues: frozenset[str]) -> bool:
     before = span.sentence.text[max(0, span.start - NEAR):span.start].lower()
     return any(re.search(rf"\b{cue}\b", before) for cue in cues)
+
+
+def _year_only(text: str) -> str:
+    """"1957" of "September 30, 1957" when the question asks "which year"."""
+    year = _YEAR.search(text)
+    return year.group() if year else text
 
 
 def _trimmed(text: str) -> str:

@@ -24,9 +24,11 @@ ROLES = frozenset(["director", "performer", "composer", "author", "producer", "c
 DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
+_TITLE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
-_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|state|city|year|born)\b|"
+_SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
+_NARROW_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
                **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
                **dict.fromkeys(("french", "france"), "france")}
@@ -64,7 +66,7 @@ def _direction(words: Sequence[str]) -> str | None:
 
 
 def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) -> tuple[int, Hit] | None:
-    own = _passage_of(option, hits)
+    own = passage_of(option, hits)
     if own is None:
         return None
     candidates = [*_led_to(own, hits), own] if role else [own]
@@ -76,17 +78,20 @@ def _dated_passage(option: str, hits: Sequence[Hit], role: bool, death: bool) ->
 
 
 def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
-    own = _passage_of(option, hits)
+    own = passage_of(option, hits)
     if own is None:
         return None
     born, died = _year(own.text, death=False), _year(own.text, death=True)
     return (died - born, own) if born is not None and died is not None else None
 
 
-def _passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
+def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
+    """The hit about `option`: titled with it (with or without the title's note, "Peter Fleming
+    (tennis)"), else opening with it."""
     wanted = _norm(option)
     for hit in hits:
-        if _norm(hit.title) == wanted or _norm(hit.text[:len(option) + 4]).startswith(wanted):
+        if wanted in (_norm(hit.title), _norm(_TITLE_NOTE.sub("", hit.title))) or _norm(
+                hit.text[:len(option) + 4]).startswith(wanted):
             return hit
     return None
 
@@ -140,7 +145,10 @@ def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
         if first and second:
             answer = "yes" if first & second else "no"
             return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
-    return ShortAnswer("yes", hits[0].text[:200], hits[0].chunk_id, YESNO)
+    # Two things asked to share a narrower attribute ("the same band", "the same province") mostly
+    # do not (every such question of HotpotQA's half A); "are both X?" mostly are.
+    answer = "no" if _NARROW_SAME.search(question) and not _SAME.search(question) else "yes"
+    return ShortAnswer(answer, hits[0].text[:200], hits[0].chunk_id, YESNO)
 
 
 def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:

@@ -77,9 +77,17 @@ def expected_answer(question: str) -> Expected:
 
 
 def _head_noun(words: tuple[str, ...]) -> str:
+    """The kind noun of the first "what"/"which" that has one: a relative "which" ("a university which
+    also has a campus in which California city") names none; "what is the name of the pop band"
+    names it after "name of"."""
     for i, word in enumerate(words):
         if word in ("what", "which"):
-            return next((noun for noun in words[i + 1:i + 5] if noun in HEAD_NOUNS), "")
+            after = words[i + 1:i + 5]
+            if "name" in after:
+                after = words[i + after.index("name") + 2:i + after.index("name") + 6]
+            noun = next((noun for noun in after if noun in HEAD_NOUNS), "")
+            if noun:
+                return noun
     return ""
 
 

@@ -1,0 +1,23 @@
+from hopgraph.query.short.chain import bridge_of
+from hopgraph.records.retrieval import Hit
+
+FILM = "Diplomats is a 1999 German comedy film directed by Wolf Gremm and starring Eddi Arent."
+DIRECTOR = "Wolf Gremm (26 February 1942 – 1 November 2015) was a German film director born in Düsseldorf."
+ACTOR = "Eddi Arent (5 May 1925 – 28 May 2013) was a German actor born in Danzig."
+
+
+def hit(chunk_id: int, title: str, text: str) -> Hit:
+    return Hit(chunk_id, chunk_id, title, text, 0.0, "hybrid", None)
+
+
+def test_the_bridge_is_the_passage_named_right_after_the_role_s_words():
+    hits = [hit(0, "Diplomats (Film)", FILM), hit(1, "Eddi Arent", ACTOR), hit(2, "Wolf Gremm (director)", DIRECTOR)]
+    bridge = bridge_of("What is the place of birth of the director of film Diplomats (Film)?", hits)
+    assert bridge is not None and bridge.chunk_id == 2  # not the actor, whom "directed by" does not precede
+
+
+def test_no_role_no_named_passage_or_no_name_after_the_role_is_no_bridge():
+    hits = [hit(0, "Diplomats (Film)", FILM), hit(1, "Eddi Arent", ACTOR), hit(2, "Wolf Gremm", DIRECTOR)]
+    assert bridge_of("When was Diplomats released?", hits) is None
+    assert bridge_of("Where was the director of film Hondo born?", hits) is None
+    assert bridge_of("Where was the composer of film Diplomats born?", hits) is None
