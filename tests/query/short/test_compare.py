@@ -57,9 +57,9 @@ def test_lived_longer_compares_life_spans_and_an_option_may_drop_its_the():
     assert (chosen, source.chunk_id) == ("Sammy Drechsel", 1)  # 60 years against 46
 
 
-def test_a_narrower_same_is_no_without_evidence_and_are_both_is_yes():
+def test_a_yes_no_question_no_evidence_decides_has_no_answer():
+    # A guessed "yes" (the majority answer) or "no" would be an invented answer (issue 22).
     hits = [hit(1, "Nantong", "Nantong is a prefecture-level city in Jiangsu province, China."),
             hit(2, "Jingdezhen", "Jingdezhen is a prefecture-level city in Jiangxi province, China.")]
-    assert same_attribute("Are Nantong and Jingdezhen situated in the same province ?", hits, None).text == "no"
-    assert same_attribute("Are Marian Gold and Jung Eun-ji members of the same band?", hits, None).text == "no"
-    assert same_attribute("Are Nantong and Jingdezhen both cities?", hits, None).text == "yes"
+    assert same_attribute("Are Marian Gold and Jung Eun-ji members of the same band?", hits, None) is None
+    assert same_attribute("Are Nantong and Jingdezhen both cities?", hits, None) is None

@@ -28,7 +28,6 @@ _TITLE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
 _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
-_NARROW_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
                **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
                **dict.fromkeys(("french", "france"), "france")}
@@ -130,10 +129,11 @@ def _norm(text: str) -> str:
     return " ".join(words[1:] if words[:1] == ["the"] else words)
 
 
-def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
+def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | None:
     """A yes/no question: "Are A and B from the same country?" compares what the two passages the
     question names say (nationalities and places, or years); "… north or south of …?" takes the
-    option the evidence says; any other is "yes", the majority answer of yes/no questions."""
+    option the evidence says. Without such evidence there is no short answer (None): "yes", the
+    majority answer of yes/no questions, would be a guess, and an invented answer is worse than none."""
     either = _EITHER.search(question)
     if either:
         said = _option_said((either["a"], either["b"]), question, hits)
@@ -145,10 +145,7 @@ def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer:
         if first and second:
             answer = "yes" if first & second else "no"
             return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
-    # Two things asked to share a narrower attribute ("the same band", "the same province") mostly
-    # do not (every such question of HotpotQA's half A); "are both X?" mostly are.
-    answer = "no" if _NARROW_SAME.search(question) and not _SAME.search(question) else "yes"
-    return ShortAnswer(answer, hits[0].text[:200], hits[0].chunk_id, YESNO)
+    return None  # no evidence decides it: a guessed yes or no would be an invented answer
 
 
 def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
