@@ -6,9 +6,11 @@ chunks itself (store/base.py `RankingStore`: PostgreSQL) keeps the two big parts
 
 - vectors are ranked by pgvector in SQL (`nearest_chunks`): an exact scan below `exact_below`
   chunks, the HNSW index above (docs/BENCHMARKS.md, "Retrieval served from PostgreSQL");
-- keywords are ranked by PostgreSQL's full-text search (`keyword_ranks`, `ts_rank_cd` over the
-  stemmed `words` column and its GIN index): BM25 in SQL reads the postings of every question
-  word, ~20 s a query at a million chunks.
+- keywords are ranked in SQL by BM25 over the chunks PostgreSQL's full-text search finds
+  (`keyword_ranks` "bm25_matched": the `words` GIN index finds the chunks holding a question word,
+  their own `tsvector`s give the counts), the embedded store's formula without the postings table,
+  whose BM25 reads ~20 s a query at a million chunks; `ts_rank_cd` is faster and has no IDF
+  (both measured in docs/BENCHMARKS.md).
 
 What is small stays in process, in the very structures a snapshot fills, so the name, link and
 PPR stages run unchanged: the chunk table's columns without texts (a text is read when a hit
@@ -32,7 +34,7 @@ from hopgraph.store.base import DocumentStore, RankingStore
 from hopgraph.text.embed import Embedder
 
 KEYWORD_DEPTH = 1000  # rows full-text search ranks per question: fusion looks at the top 100
-KEYWORD_RANKING = "ts_rank_cd"  # PostgreSQL's cover density (store/postgres/search.py KEYWORD_RANKINGS)
+KEYWORD_RANKING = "bm25_matched"  # store/postgres/search.py KEYWORD_RANKINGS; chosen in docs/BENCHMARKS.md
 
 
 class DatabaseKeywords:
@@ -68,7 +70,7 @@ def load_database_index(store: DocumentStore, embedder: Embedder, exact_below: i
     exact = len(table) < exact_below
     nearest = functools.partial(_nearest, store, embedder.name, exact)
     return SearchIndex(table=table, vectors=np.zeros((0, 0), dtype=np.float32),
-                       keyword=DatabaseKeywords(store, row_of), **graph, embedder=embedder,
+                       keyword=DatabaseKeywords(store, row_of, KEYWORD_RANKING), **graph, embedder=embedder,
                        vector_search=DatabaseSearch(nearest, row_of), origin="database", generation=generation,
                        load_seconds={"columns": loaded - started, "graph": time.perf_counter() - loaded})
 

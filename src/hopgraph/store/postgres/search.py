@@ -41,6 +41,22 @@ KEYWORD_RANKINGS = {
                                * p.tf / (p.tf + 1.5 * (0.25 + 0.75 * p.length / s.mean_words))) AS score
         FROM postings p JOIN frequency f USING (term), stats s
         GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(top)s""",
+    # The same BM25 without the postings table: the chunks holding any question word are found by
+    # the `words` GIN index, and each one's counts of those words read from its own `tsvector`. A
+    # word's document frequency is the number of found chunks holding it (every chunk holding it is
+    # found), so the scores are the "bm25" ones; the work grows with the found chunks' words.
+    "bm25_matched": f"""
+        WITH terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))),
+        found AS (SELECT c.id, w.lexeme, array_length(w.positions, 1) AS tf, c.n_words
+                  FROM chunks c, unnest(c.words) w
+                  WHERE c.words @@ {_ANY_WORD} AND w.lexeme IN (SELECT lexeme FROM terms)),
+        frequency AS (SELECT lexeme, count(*) AS df FROM found GROUP BY lexeme),
+        stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
+                  FROM chunk_stats)
+        SELECT f.id, sum(ln(1 + (s.n - q.df + 0.5) / (q.df + 0.5))
+                         * f.tf / (f.tf + 1.5 * (0.25 + 0.75 * f.n_words / s.mean_words))) AS score
+        FROM found f JOIN frequency q USING (lexeme), stats s
+        GROUP BY f.id ORDER BY score DESC, f.id LIMIT %(top)s""",
     "ts_rank_cd": f"""
         SELECT c.id, ts_rank_cd(c.words, {_ANY_WORD}) AS score FROM chunks c
         WHERE c.words @@ {_ANY_WORD} ORDER BY score DESC, c.id LIMIT %(top)s""",
