@@ -1,6 +1,7 @@
-"""PostgreSQL against the embedded store: the same top 5 per question, and the time per query of both.
+"""PostgreSQL against the embedded store: both-found and the same top 5 per question, and the time per query.
 
     .venv/bin/python bench/parity.py [--data-dir ../shared/data] [--pg URL] [--seed-dir DIR]
+                                     [--rankings bm25_matched,ts_rank_cd]
                                      [--out bench/results/parity.json]
 
 For each shared pool (HotpotQA 200, 2Wiki 500, titled) the corpus is indexed into a fresh SQLite
@@ -9,8 +10,12 @@ one). `--seed-dir` copies embeddings and paragraph readings from the SQLite stor
 kept (`hotpotqa_titled.db`, `2wiki_titled.db`), so nothing is embedded twice; the index itself is
 built anew in both. Then:
 
-- `hybrid`, `hybrid+names+links`, `auto`: both backends answer every question; "same" counts the
-  questions whose top 5 chunks (by text and title, in order) are equal;
+- `hybrid`, `hybrid+names+links`, `ppr`, `auto`: the embedded store (in process, over its
+  snapshot) and the PostgreSQL store with retrieval served from the database (`search_in =
+  "database"`, retrieval/database_index.py: pgvector and SQL keyword ranking, nothing local) answer
+  every question; both-found at top 5 of each, the difference, and "same" (the questions whose top 5
+  chunks, by text and title, in order, are equal), once per SQL keyword ranking (`--rankings`:
+  BM25 over the full-text matches, `ts_rank_cd`);
 - the reference lab's one-statement retrieval (store/postgres/search.py `vector_links`: 2 vector
   seeds by the HNSW index, then the chunks they link to, top 5) against the same rule in numpy
   over the exact vectors: a difference is the ANN's (HNSW recall);
@@ -30,6 +35,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +43,14 @@ import numpy as np
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
-from hopgraph.eval.retrieval import build_index, load_eval_set
+from hopgraph.eval.questions import Question
+from hopgraph.eval.retrieval import build_index, load_eval_set, score_retrieval
+from hopgraph.retrieval.database_index import DatabaseKeywords
 from hopgraph.store import open_store
 
 SETS = {"hotpotqa": ("hotpotqa/hotpotqa_200.json", "hotpotqa_titled.db"),
         "2wiki": ("2wikimultihopqa/2wiki_dev_500.json", "2wiki_titled.db")}
-METHODS = ["hybrid", "hybrid+names+links", "auto"]
+METHODS = ["hybrid", "hybrid+names+links", "ppr", "auto"]
 TOP, SEEDS = 5, 2
 
 
@@ -77,6 +85,10 @@ def top_of(hg: HopGraph, question: str, method: str) -> list[tuple[str, str]]:
     return [(h.title, h.text) for h in hg.search(question, method=method, top=TOP).hits]
 
 
+def both_found(question: Question, top: list[tuple[str, str]]) -> float:
+    return score_retrieval(question, [title for title, _ in top], [text for _, text in top])["both_found"]
+
+
 def vector_links_numpy(hg: HopGraph, query: np.ndarray) -> list[int]:
     """bench twin of PostgresStore.vector_links over the exact in-memory vectors."""
     index = hg.search_index
@@ -87,18 +99,32 @@ def vector_links_numpy(hg: HopGraph, query: np.ndarray) -> list[int]:
     return [int(index.table.ids[r]) for r in [*seeds, *hops][:TOP]]
 
 
-def compare_methods(embedded: HopGraph, shared: HopGraph, questions: list[str]) -> dict[str, Any]:
+def compare_methods(embedded: HopGraph, served: HopGraph, questions: list[Question],
+                    rankings: list[str]) -> dict[str, Any]:
+    """Per method: both-found of the embedded store and of the database-served one under each SQL
+    keyword ranking, questions alternating between the two (so both see the same machine load)."""
+    index = served.search_index
+    assert index.origin == "database", index.origin  # nothing local: the path this bench measures
     out: dict[str, Any] = {}
     for method in METHODS:
-        same, ms_embedded, ms_shared, differences = 0, [], [], []
-        for question in questions:
-            a = timed(lambda q=question, m=method: top_of(embedded, q, m), ms_embedded)
-            b = timed(lambda q=question, m=method: top_of(shared, q, m), ms_shared)
-            same += a == b
-            if a != b:
-                differences.append(question)
-        out[method] = {"same": same, "of": len(questions), "ms_sqlite": percentiles(ms_embedded),
-                       "ms_postgres": percentiles(ms_shared), "different": differences[:10]}
+        row: dict[str, Any] = {"of": len(questions)}
+        for ranking in rankings:
+            index.keyword = DatabaseKeywords(served.store, index.row_of_chunk, ranking)
+            found_embedded, found_served, same, ms_embedded, ms_served, differences = 0.0, 0.0, 0, [], [], []
+            for question in questions:
+                a = timed(lambda q=question.text, m=method: top_of(embedded, q, m), ms_embedded)
+                b = timed(lambda q=question.text, m=method: top_of(served, q, m), ms_served)
+                found_embedded += both_found(question, a)
+                found_served += both_found(question, b)
+                same += a == b
+                if a != b:
+                    differences.append(question.text)
+            row["both_found_sqlite"] = round(found_embedded / len(questions), 4)
+            row["ms_sqlite"] = percentiles(ms_embedded)
+            row[ranking] = {"both_found": round(found_served / len(questions), 4),
+                            "difference": round((found_served - found_embedded) / len(questions), 4),
+                            "same": same, "ms": percentiles(ms_served), "different": differences[:10]}
+        out[method] = row
     return out
 
 
@@ -129,7 +155,8 @@ def compare_sql(embedded: HopGraph, shared: HopGraph, questions: list[str]) -> d
             "ms_full_text": {r: percentiles(v) for r, v in ms_text.items()}}
 
 
-def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, work: Path) -> dict[str, Any]:
+def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, work: Path,
+            rankings: list[str]) -> dict[str, Any]:
     data, seed_file = SETS[name]
     settings = Settings()
     qa = load_eval_set(data_dir / data, None, None, str(work / f"{name}.db"), settings)
@@ -140,12 +167,16 @@ def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, wor
         seeded = seed_from(seed_dir / seed_file, url, embedded.embedder.name)
     else:
         seeded = 0
-    shared = HopGraph(url, settings, quiet=True)
+    shared = HopGraph(url, replace(settings, search_in="database"), quiet=True)
     with embedded, shared:
         index = {"sqlite": build_index(embedded, qa.docs), "postgres": timed_index(shared, qa.docs)}
+        started = time.perf_counter()
+        loads = shared.search_index.load_seconds
+        index["postgres"]["served_index_load_seconds"] = round(time.perf_counter() - started, 3)
+        index["postgres"]["served_index_parts"] = {k: round(v, 3) for k, v in loads.items()}
         questions = [q.text for q in qa.questions]
         result = {"questions": len(questions), "paragraphs": len(qa.docs), "seeded_vectors": seeded,
-                  "index": index, "methods": compare_methods(embedded, shared, questions),
+                  "index": index, "methods": compare_methods(embedded, shared, qa.questions, rankings),
                   "in_database": compare_sql(embedded, shared, questions)}
     return result
 
@@ -172,12 +203,17 @@ def local_server(root: Path) -> str:
     return pgserver.get_server(root, cleanup_mode="stop").get_uri()
 
 
-def print_table(results: dict[str, Any]) -> None:
-    print(f"{'set':10} {'method':22} {'same top 5':>12} {'sqlite p50':>11} {'pg p50':>8}")
+def print_table(results: dict[str, Any], rankings: list[str]) -> None:
+    print(f"{'set':10} {'method':20} {'ranking':13} {'sqlite both':>11} {'pg both':>8} {'diff':>7} "
+          f"{'same':>9} {'sqlite p50/p95':>16} {'pg p50/p95':>16}")
     for name, result in results.items():
         for method, row in result["methods"].items():
-            print(f"{name:10} {method:22} {row['same']:>5} of {row['of']:<4} {row['ms_sqlite']['p50']:>9} ms "
-                  f"{row['ms_postgres']['p50']:>5} ms")
+            for ranking in rankings:
+                pg = row[ranking]
+                print(f"{name:10} {method:20} {ranking:13} {row['both_found_sqlite']:>11} {pg['both_found']:>8} "
+                      f"{pg['difference']:>+7.3f} {pg['same']:>4} of {row['of']:<3} "
+                      f"{row['ms_sqlite']['p50']:>7}/{row['ms_sqlite']['p95']:<7} "
+                      f"{pg['ms']['p50']:>7}/{pg['ms']['p95']}")
         sql = result["in_database"]
         vl = sql["vector_links"]
         print(f"{name:10} {'one SQL statement':22} {vl['same']:>5} of {vl['of']:<4} "
@@ -193,13 +229,16 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL (default: a local pgserver in a temporary folder)")
     parser.add_argument("--seed-dir", type=Path, help="SQLite stores to copy embeddings and readings from")
     parser.add_argument("--sets", default="hotpotqa,2wiki")
+    parser.add_argument("--rankings", default="bm25_matched,ts_rank_cd",
+                        help="SQL keyword rankings of the database-served path (store/postgres/search.py)")
     parser.add_argument("--out", type=Path, default=Path("bench/results/parity.json"))
     args = parser.parse_args()
+    rankings = args.rankings.split(",")
     with tempfile.TemporaryDirectory(prefix="hopgraph-parity-", dir="/tmp") as work:
         base = args.pg or local_server(Path(work) / "pg")
-        results = {name: run_set(name, args.data_dir, base, args.seed_dir, Path(work))
+        results = {name: run_set(name, args.data_dir, base, args.seed_dir, Path(work), rankings)
                    for name in args.sets.split(",")}
-    print_table(results)
+    print_table(results, rankings)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"wrote {args.out}")

@@ -36,7 +36,7 @@ def no_work(monkeypatch):
         raise AssertionError("the engine did work before checking its input")
 
     monkeypatch.setattr(hopgraph.engine, "make_embedder", refuse)
-    monkeypatch.setattr(hopgraph.engine, "load_search_index", refuse)
+    monkeypatch.setattr(hopgraph.engine, "open_search_index", refuse)
 
 
 @pytest.mark.parametrize(("question", "method", "problem"), [

@@ -35,6 +35,10 @@ class Settings:
     # Vector search through an ANN index (faiss IVF, retrieval/vector_search.py) from this many chunks
     # on, exact below: where exact search starts to cost more than a few ms (docs/BENCHMARKS.md, scale).
     ann_threshold: int = 50_000
+    # Where retrieval ranks (retrieval/search_in.py): "snapshot" (in process, over a snapshot kept
+    # on disk), "database" (a postgresql:// store ranks in SQL, nothing local) or "auto": database
+    # for a postgresql:// store, snapshot otherwise.
+    search_in: str = "auto"
     # Name filter: names shorter than this, or mentioned by more than this share of documents,
     # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
     min_name_chars: int = 3

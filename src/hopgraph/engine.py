@@ -44,10 +44,11 @@ from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.records.knowledge import Path as GraphPath
 from hopgraph.records.names import GazetteerEntry
 from hopgraph.records.retrieval import Retrieval
+from hopgraph.retrieval.database_index import is_current
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.methods import parse_method
 from hopgraph.retrieval.router import AUTO, Route
-from hopgraph.retrieval.snapshot import load_search_index
+from hopgraph.retrieval.search_in import open_search_index
 from hopgraph.store import Store, open_store
 from hopgraph.store.base import RouteStore
 from hopgraph.text.embed import CachedEmbedder, Embedder, make_embedder
@@ -102,9 +103,14 @@ class HopGraph:
 
     @property
     def search_index(self) -> SearchIndex:
+        """Loaded on first use. One served from the database is checked against the store's
+        generation at each use (one meta read) and loaded again when another process wrote."""
+        if self._search_index is not None and not is_current(self._search_index, self.store):
+            self._search_index = None
         if self._search_index is None:
             check_store_embedder(self.store.meta(), self.embedder)  # vectors of other weights never mix
-            self._search_index = load_search_index(self.store, self.embedder, self.settings.ann_threshold)
+            self._search_index = open_search_index(self.store, self.embedder, self.settings.search_in,
+                                                   self.settings.ann_threshold)
         return self._search_index
 
     @property

@@ -12,6 +12,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, Protocol
 
 import numpy as np
 from scipy import sparse
@@ -29,11 +30,20 @@ from hopgraph.text.embed import Embedder
 from hopgraph.text.tokens import count_tokens
 
 
+class KeywordSearch(Protocol):
+    """What ranks chunks by the question's words: BM25 in memory (text/bm25.py), or the database's
+    full-text search (retrieval/database_index.py)."""
+
+    def scores(self, query: str) -> np.ndarray:
+        """One score per chunk row, 0 where no word of the query occurs."""
+        ...
+
+
 @dataclass
 class SearchIndex:
     table: ChunkTable
-    vectors: np.ndarray  # (n_chunks, dim), L2-normalised
-    keyword: KeywordIndex
+    vectors: np.ndarray  # (n_chunks, dim), L2-normalised; (0, 0) when the database ranks vectors
+    keyword: KeywordSearch
     links: sparse.csr_matrix  # (source row, target row) → id of the name that made the link (≥ 1)
     link_weights: sparse.csr_matrix  # the same pattern → the link's weight (its target's aboutness)
     name_surfaces: dict[int, str]  # name id → surface
@@ -44,7 +54,10 @@ class SearchIndex:
     embedder: Embedder
     load_seconds: dict[str, float] = field(default_factory=dict)
     vector_search: VectorSearch | None = None  # exact over `vectors` unless an ANN index is given
-    origin: str = "built"  # "built" from the store, or "snapshot" (read back: retrieval/snapshot.py)
+    # "built" from the store, "snapshot" (read back: retrieval/snapshot.py), or "database" (ranked
+    # by the store itself: retrieval/database_index.py)
+    origin: str = "built"
+    generation: str | None = None  # the store's generation it was loaded at (a database-served index)
     mention_graphs: dict[float, MentionGraph] = field(default_factory=dict)  # by reverse weight
     token_counts: dict[int, int] = field(default_factory=dict)  # row → tokens, filled as hits need them
 
@@ -94,7 +107,15 @@ def build_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
     loaded = time.perf_counter()
     keyword = KeywordIndex(table.texts)
     keyword_built = time.perf_counter()
-    graph = store.name_graph()
+    graph = name_graph_fields(table, store.name_graph())
+    return SearchIndex(table=table, vectors=vectors, keyword=keyword, **graph, embedder=embedder,
+                       load_seconds={"vectors": loaded - started, "bm25": keyword_built - loaded,
+                                     "graph": time.perf_counter() - keyword_built})
+
+
+def name_graph_fields(table: ChunkTable, graph: NameGraph) -> dict[str, Any]:
+    """The SearchIndex fields made from the name graph over the table's rows: the link matrices,
+    the name surfaces and the question-name lookups."""
     row_of = table.row_of()
     n = len(table)
     kept = [(row_of[k.source_chunk], row_of[k.target_chunk], k.name_id, k.weight) for k in graph.links
@@ -103,14 +124,11 @@ def build_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
     rows_named = _rows_named(graph, row_of, rows_by_document(table.doc_ids))
     display = {name.surface.casefold(): name.surface for name in reversed(graph.names)
                if name.surface.casefold() in rows_named}
-    return SearchIndex(
-        table=table, vectors=vectors, keyword=keyword, links=_csr([k[2] for k in kept], sources, targets, n),
-        link_weights=_csr([k[3] for k in kept], sources, targets, n),
-        name_surfaces={name.id: name.surface for name in graph.names},
-        question_names=MentionFinder(rows_named, casefold=True), rows_named=rows_named,
-        display_names=display, partial_names=PartialNames(rows_named), embedder=embedder,
-        load_seconds={"vectors": loaded - started, "bm25": keyword_built - loaded,
-                      "graph": time.perf_counter() - keyword_built})
+    return {"links": _csr([k[2] for k in kept], sources, targets, n),
+            "link_weights": _csr([k[3] for k in kept], sources, targets, n),
+            "name_surfaces": {name.id: name.surface for name in graph.names},
+            "question_names": MentionFinder(rows_named, casefold=True), "rows_named": rows_named,
+            "display_names": display, "partial_names": PartialNames(rows_named)}
 
 
 def _csr(data: list[float] | list[int], sources: list[int], targets: list[int], n: int) -> sparse.csr_matrix:

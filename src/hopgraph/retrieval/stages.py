@@ -12,7 +12,7 @@ import numpy as np
 
 from hopgraph.retrieval.index import SearchIndex
 from hopgraph.retrieval.sparse_scores import SparseScores
-from hopgraph.retrieval.vector_search import MIN_CANDIDATES, AnnSearch
+from hopgraph.retrieval.vector_search import MIN_CANDIDATES
 
 Scores = np.ndarray | SparseScores  # one score per chunk row, dense or as scored rows plus the rest
 
@@ -24,12 +24,12 @@ def vector_scores(index: SearchIndex, question_vector: np.ndarray, depth: int = 
 
 
 def vector_ranking(index: SearchIndex, question_vector: np.ndarray, depth: int = MIN_CANDIDATES) -> Scores:
-    """`vector_scores` as the methods rank with it: through an ANN index, only the rows it found
-    are held (sparse_scores.py); exact search keeps its dense cosines."""
-    search = index.vector_search
-    if isinstance(search, AnnSearch):
-        return search.sparse_scores(question_vector, depth)
-    return vector_scores(index, question_vector, depth)
+    """`vector_scores` as the methods rank with it: through an ANN index or the database, only the
+    rows found are held (sparse_scores.py); exact search keeps its dense cosines."""
+    sparse_scores = getattr(index.vector_search, "sparse_scores", None)  # AnnSearch, DatabaseSearch
+    if sparse_scores is None:
+        return vector_scores(index, question_vector, depth)
+    return sparse_scores(question_vector, depth)
 
 
 def bm25_scores(index: SearchIndex, question: str) -> np.ndarray:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -69,7 +70,27 @@ class AnnSearch:
         return SparseScores(rows, cosine, FLOOR, len(self.vectors))
 
 
-VectorSearch = ExactSearch | AnnSearch
+class DatabaseSearch:
+    """The cosine of the rows the database finds nearest (pgvector: store/postgres/search.py
+    `nearest_chunks`), `FLOOR` for the rest, as AnnSearch gives them. `nearest(query, k)` returns
+    (chunk id, cosine); a chunk the rows do not hold (written since they were loaded) is left out."""
+
+    def __init__(self, nearest: Callable[[np.ndarray, int], list[tuple[int, float]]], row_of: dict[int, int]) -> None:
+        self.nearest, self.row_of = nearest, row_of
+
+    def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
+        return np.asarray(self.sparse_scores(query, depth), dtype=np.float32)
+
+    def sparse_scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> SparseScores:
+        found = [(self.row_of[chunk], cosine) for chunk, cosine in self.nearest(query, max(depth, MIN_CANDIDATES))
+                 if chunk in self.row_of]
+        rows = np.asarray([row for row, _ in found], dtype=np.int64)
+        # float32, as the embedded store's cosines are: the hybrid tie-break then weighs the same
+        cosine = np.asarray([c for _, c in found], dtype=np.float32)
+        return SparseScores(rows, cosine, FLOOR, len(self.row_of))
+
+
+VectorSearch = ExactSearch | AnnSearch | DatabaseSearch
 
 
 def cells_for(n: int) -> int:

@@ -64,6 +64,11 @@ class DocumentStore(Protocol):
 
     def chunk_table(self) -> ChunkTable: ...
 
+    def chunk_columns(self) -> tuple[dict[str, np.ndarray], dict[str, dict[int, str]]]:
+        """`chunk_table` without texts or hashes, as arrays (pages: -1 for none), and the
+        documents' titles, sources and title sources by id."""
+        ...
+
     def chunk_texts(self, chunk_ids: set[int] | list[int]) -> dict[int, str]: ...
 
     def chunk_citations(self, chunk_ids: set[int] | list[int]) -> dict[int, str]:
@@ -172,6 +177,21 @@ class RouteStore(Protocol):
                         max_paths: int, allowed: Collection[int] | None = None,
                         end_type: str | None = None) -> list[list[int]]:
         """Routes of relation ids from entity `start`, shortest first (query/paths.py has the rules)."""
+        ...
+
+
+@runtime_checkable
+class RankingStore(Protocol):
+    """A backend that ranks chunks itself (PostgreSQL: pgvector and full-text search), so a search
+    index can be served from it with nothing local (retrieval/database_index.py)."""
+
+    def nearest_chunks(self, query: np.ndarray, model: str, k: int, exact: bool) -> list[tuple[int, float]]:
+        """(chunk id, cosine) of the k chunks nearest the query, best first: by an exact scan, or
+        by the backend's ANN index."""
+        ...
+
+    def keyword_ranks(self, question: str, top: int, ranking: str = "bm25") -> list[tuple[int, float]]:
+        """(chunk id, score) of the `top` chunks best matching the question's words, best first."""
         ...
 
 

@@ -76,7 +76,8 @@ def test_sql_routes_stop_at_max_paths_shortest_first(stored) -> None:
 
 @pytest.fixture
 def tiny_pg(pg_url: str) -> Iterator[HopGraph]:
-    hg = HopGraph(pg_url, Settings(), embedder=BagOfWordsEmbedder())
+    """The tiny corpus in PostgreSQL, searched in process (a snapshot): what the SQL is checked against."""
+    hg = HopGraph(pg_url, Settings(search_in="snapshot"), embedder=BagOfWordsEmbedder())
     hg.index_documents(TINY_CORPUS)
     yield hg
     hg.close()
@@ -120,6 +121,29 @@ def test_bm25_in_sql_ranks_as_the_embedded_bm25_does(tiny_pg: HopGraph, question
     in_sql = dict(tiny_pg.store.keyword_ranks(question, top=10))
     assert sorted(in_sql, key=lambda c: -in_sql[c]) == sorted(expected, key=lambda c: -expected[c])
     assert all(abs(in_sql[c] - expected[c]) <= 0.1 * expected[c] for c in expected)
+
+
+@pytest.mark.parametrize("question", ["American film producer", "author based in New York City", "stone tools",
+                                      "Who directed the films?", "the of a"])
+def test_bm25_over_the_full_text_matches_is_bm25_over_the_postings(tiny_pg: HopGraph, question: str) -> None:
+    """Document frequencies counted over the chunks full-text search finds are the postings' own."""
+    assert tiny_pg.store.keyword_ranks(question, 10, "bm25_matched") == tiny_pg.store.keyword_ranks(question, 10)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+@pytest.mark.parametrize("question", ["Who directed Big Stone Gap?", "an author of novels", "stone tools"])
+def test_nearest_chunks_are_numpys_nearest_with_their_cosines(tiny_pg: HopGraph, question: str, exact: bool) -> None:
+    """The exact scan (ties by id, as numpy's order here) and, on a store this small, where it
+    misses nothing, the HNSW walk (in any order among equal cosines)."""
+    index = tiny_pg.search_index
+    query = tiny_pg.embedder.embed_query(question)
+    cosine = {int(chunk): float(c) for chunk, c in zip(index.table.ids, index.vectors @ query, strict=True)}
+    expected = sorted(cosine, key=lambda chunk: (-cosine[chunk], chunk))[:4]
+    found = tiny_pg.store.nearest_chunks(query, tiny_pg.embedder.name, 4, exact)
+    assert [c for _, c in found] == pytest.approx([cosine[chunk] for chunk in expected], abs=1e-5)
+    assert all(c == pytest.approx(cosine[chunk], abs=1e-5) for chunk, c in found)
+    if exact:
+        assert [chunk for chunk, _ in found] == expected
 
 
 def test_postings_and_counts_follow_withdrawn_and_changed_documents(tiny_pg: HopGraph) -> None:

@@ -225,6 +225,26 @@ def test_pages_title_sources_and_citations_round_trip(store: Store) -> None:
     assert store.active_documents()[("/docs/report.pdf", "Casting review")].title_source == "metadata"
 
 
+def test_chunk_columns_are_the_chunk_table_without_its_texts(store: Store) -> None:
+    report = Document("Casting review", "Page one.", "/docs/report.pdf", "metadata", ((0, 1),))
+    chunks = [(Chunk("Casting review", 0, "Page one.", 2, page=4), sha("Page one."))]
+    apply(store, DocumentChange(upserts=[FILM, (report, sha(report.text), chunks), AUTHOR]))
+    apply(store, DocumentChange(withdrawn=[store.active_documents()[("src", "Adriana Trigiani")].id]))
+    table = store.chunk_table()
+    columns, documents = store.chunk_columns()
+    assert columns["ids"].tolist() == table.ids.tolist() and columns["doc_ids"].tolist() == table.doc_ids.tolist()
+    assert columns["ords"].tolist() == table.ords == [0, 1, 0]
+    assert columns["pages"].tolist() == [-1, -1, 4] and table.pages == [None, None, 4]
+    assert columns["continues"].tolist() == table.continues
+    assert documents == {"titles": table.titles, "sources": table.sources, "title_sources": table.title_sources}
+
+
+def test_chunk_columns_of_an_empty_store_are_empty_arrays(store: Store) -> None:
+    columns, documents = store.chunk_columns()
+    assert all(len(column) == 0 for column in columns.values()) and columns["ids"].dtype == np.int64
+    assert documents == {"titles": {}, "sources": {}, "title_sources": {}}
+
+
 def test_a_retitled_document_changes_its_title_source_in_place(store: Store) -> None:
     apply(store, DocumentChange(upserts=[FILM]))
     before = store.chunk_table()

@@ -24,6 +24,8 @@ from hopgraph.store.postgres.connection import PgDatabase, psycopg
 # 240 → 0.990, 11.4 ms.
 EF_PER_SEED = 16
 MIN_EF_SEARCH = 100
+MAX_EF_SEARCH = 1000  # pgvector's upper bound
+EF_PER_NEAREST = 4  # a ranking's depth (100 rows) × 4: ef_search 400 (docs/BENCHMARKS.md, issue 24)
 
 
 # The question's stems as an OR query (any word may match; the ranking weighs them).
@@ -39,6 +41,22 @@ KEYWORD_RANKINGS = {
                                * p.tf / (p.tf + 1.5 * (0.25 + 0.75 * p.length / s.mean_words))) AS score
         FROM postings p JOIN frequency f USING (term), stats s
         GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(top)s""",
+    # The same BM25 without the postings table: the chunks holding any question word are found by
+    # the `words` GIN index, and each one's counts of those words read from its own `tsvector`. A
+    # word's document frequency is the number of found chunks holding it (every chunk holding it is
+    # found), so the scores are the "bm25" ones; the work grows with the found chunks' words.
+    "bm25_matched": f"""
+        WITH terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))),
+        found AS (SELECT c.id, w.lexeme, array_length(w.positions, 1) AS tf, c.n_words
+                  FROM chunks c, unnest(c.words) w
+                  WHERE c.words @@ {_ANY_WORD} AND w.lexeme IN (SELECT lexeme FROM terms)),
+        frequency AS (SELECT lexeme, count(*) AS df FROM found GROUP BY lexeme),
+        stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
+                  FROM chunk_stats)
+        SELECT f.id, sum(ln(1 + (s.n - q.df + 0.5) / (q.df + 0.5))
+                         * f.tf / (f.tf + 1.5 * (0.25 + 0.75 * f.n_words / s.mean_words))) AS score
+        FROM found f JOIN frequency q USING (lexeme), stats s
+        GROUP BY f.id ORDER BY score DESC, f.id LIMIT %(top)s""",
     "ts_rank_cd": f"""
         SELECT c.id, ts_rank_cd(c.words, {_ANY_WORD}) AS score FROM chunks c
         WHERE c.words @@ {_ANY_WORD} ORDER BY score DESC, c.id LIMIT %(top)s""",
@@ -84,6 +102,28 @@ class SqlSearch:
             rows = self._db.connection.execute(
                 statement, {"q": np.asarray(query, dtype=np.float32), "seeds": seeds, "top": top}).fetchall()
         return [(int(chunk), int(step), float(distance)) for chunk, step, distance in rows]
+
+    def nearest_chunks(self, query: np.ndarray, model: str, k: int, exact: bool) -> list[tuple[int, float]]:
+        """(chunk id, cosine) of the k chunks nearest the question, best first (ties by id).
+
+        `exact`: every vector of the model scanned (ordered by `vector <=> q`, which no index
+        matches); else the model's HNSW index walked with `hnsw.ef_search` = max(MIN_EF_SEARCH,
+        EF_PER_NEAREST × k), at most pgvector's 1000 (retrieval/database_index.py says when each)."""
+        dimensions = int(np.asarray(query).shape[-1])
+        model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
+        # Only `indexed expression <=> constant` walks the HNSW index; the untyped column does not.
+        typed = "" if exact else f"({dimensions})"
+        distance = f"v.vector{'' if exact else '::vector' + typed} <=> %(q)s::vector{typed}"
+        statement = f"""
+            SELECT c.id, {distance} AS distance FROM vectors v JOIN chunks c ON c.text_hash = v.text_hash
+            WHERE v.model = {model_literal} ORDER BY {distance}{", c.id" if exact else ""} LIMIT %(k)s"""
+        with self._db.connection.transaction():
+            if not exact:
+                breadth = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, EF_PER_NEAREST * k))
+                self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
+            rows = self._db.connection.execute(
+                statement, {"q": np.asarray(query, dtype=np.float32), "k": k}).fetchall()
+        return [(int(chunk), 1.0 - float(d)) for chunk, d in rows]
 
     def keyword_ranks(self, question: str, top: int, ranking: str = "bm25") -> list[tuple[int, float]]:
         """(chunk id, score) of the chunks holding any of the question's words, best first.

@@ -137,6 +137,23 @@ class DocumentTables(Tables):
             title_sources={doc_id: title_source for doc_id, _, _, title_source in documents},
             ords=ords, pages=pages, continues=[bool(c) for c in continues])
 
+    def chunk_columns(self) -> tuple[dict[str, np.ndarray], dict[str, dict[int, str]]]:
+        """The active chunks' columns without their texts (ids, doc_ids, ords, pages with -1 for
+        none, continues) and the documents' titles, sources and title sources: what a search index
+        served from the database holds in memory (retrieval/database_index.py); texts are read as hits need them."""
+        rows = self._db.execute(
+            "SELECT c.id, c.doc_id, c.ord, coalesce(c.page, -1), c.continues FROM chunks c "
+            "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
+        ids, doc_ids, ords, pages, continues = zip(*rows, strict=True) if rows else ((), (), (), (), ())
+        columns = {"ids": np.asarray(ids, dtype=np.int64), "doc_ids": np.asarray(doc_ids, dtype=np.int64),
+                   "ords": np.asarray(ords, dtype=np.int32), "pages": np.asarray(pages, dtype=np.int32),
+                   "continues": np.asarray([bool(c) for c in continues], dtype=bool)}
+        documents = self._db.execute(
+            "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
+        return columns, {"titles": {d: title for d, title, _, _ in documents},
+                         "sources": {d: source for d, _, source, _ in documents},
+                         "title_sources": {d: title_source for d, _, _, title_source in documents}}
+
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
         missing = [h for h in text_hashes if h not in found]

@@ -1,0 +1,232 @@
+"""Stateless query replicas over one PostgreSQL store: 1 writer, R `hopgraph serve` replicas (issue 24).
+
+    PYTHONPATH=src /work/main/.venv/bin/python bench/replicas.py [--replicas 3] [--seconds 60]
+        [--concurrency 20] [--seed-dir DIR] [--pg URL] [--json bench/results/replicas.json]
+
+Small scale only (this first version): the store is the HotpotQA 200 and 2Wiki 500 paragraphs
+(5,267 chunks) in a fresh schema (a local `pgserver` unless `--pg`), their embeddings copied from
+`--seed-dir` as bench/parity.py does, all but `HELD_OUT` documents indexed before the replicas start.
+
+1. R replicas, each started as a user starts one (`hopgraph serve --store URL`, `search_in` left at
+   "auto": the database) with an empty cache directory of its own; `cold_start_s` is the time from
+   the start of the process to its first answered `/ask`.
+2. `--seconds` of bounded load: `--concurrency` clients post `/ask` (auto mode, no LLM), replica by
+   replica in turn, while the writer (this process) indexes a held-out document, waits until every
+   replica finds it (`write_visible_s`: from the index run's return to the replica's first hit of
+   it), removes it, and goes on to the next.
+3. Per replica: `rss_mb` (VmRSS at the end), `requests`, `errors`, `p50_ms`, `p95_ms`, and the write
+   visibility times; and the same questions asked in this process over the embedded SQLite copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from serve_kit import clean_env, free_port
+
+from hopgraph.config import Settings
+from hopgraph.engine import HopGraph
+from hopgraph.eval.retrieval import load_eval_set
+from parity import SETS, local_server, schema_store, seed_from
+
+HELD_OUT = 10  # documents the writer adds and removes during the load
+VISIBLE_WITHIN = 60.0  # seconds a replica is given to see a write before it counts as not seen
+
+
+@dataclass
+class Replica:
+    base: str
+    process: subprocess.Popen
+    cold_start_s: float = 0.0
+    ms: list[float] = field(default_factory=list)
+    errors: int = 0
+    visible_s: list[float] = field(default_factory=list)
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+        return 0.0
+
+    def summary(self) -> dict[str, Any]:
+        return {"cold_start_s": round(self.cold_start_s, 2), "rss_mb": self.rss_mb(),
+                "requests": len(self.ms) + self.errors, "errors": self.errors, **percentiles(self.ms),
+                "write_visible_s": [round(s, 2) for s in self.visible_s]}
+
+
+def percentiles(ms: list[float]) -> dict[str, float]:
+    if len(ms) < 2:
+        return {"p50_ms": round(ms[0], 1) if ms else 0.0, "p95_ms": round(ms[0], 1) if ms else 0.0}
+    cuts = statistics.quantiles(ms, n=20, method="inclusive")
+    return {"p50_ms": round(cuts[9], 1), "p95_ms": round(cuts[18], 1)}
+
+
+def titles(client: httpx.Client, base: str, question: str) -> list[str]:
+    answered = client.post(f"{base}/ask", json={"question": question, "mode": "search"}, timeout=120)
+    answered.raise_for_status()
+    return [hit["title"] for hit in answered.json()["hits"]]
+
+
+@contextmanager
+def started_replica(url: str, work: Path, question: str) -> Any:
+    """`hopgraph serve` with an empty cache of its own; its cold start timed to the first answer."""
+    home = work / f"replica-{uuid.uuid4().hex[:6]}"
+    home.mkdir()
+    port = free_port()
+    env = clean_env() | {"XDG_CACHE_HOME": str(home / "cache"), "HOPGRAPH_CACHE": str(home / "cache")}
+    started = time.perf_counter()
+    with (home / "serve.log").open("w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "hopgraph.cli.app", "serve", "--store", url,
+                                    "--port", str(port), "--quiet"], cwd=home, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+    replica = Replica(f"http://127.0.0.1:{port}", process)
+    try:
+        with httpx.Client() as client:
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"replica exited: {(home / 'serve.log').read_text()[-2000:]}")
+                try:
+                    titles(client, replica.base, question)
+                    break
+                except (httpx.TransportError, httpx.HTTPStatusError):
+                    time.sleep(0.2)
+        replica.cold_start_s = time.perf_counter() - started
+        yield replica
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def load(replicas: list[Replica], questions: list[str], seconds: float, concurrency: int,
+         stop: threading.Event) -> None:
+    turn = itertools.cycle(range(len(replicas)))
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def client_loop(offset: int) -> None:
+        with httpx.Client() as client:
+            for i in itertools.count(offset, concurrency):
+                if time.perf_counter() > deadline or stop.is_set():
+                    return
+                with lock:
+                    replica = replicas[next(turn)]
+                started = time.perf_counter()
+                try:
+                    answered = client.post(f"{replica.base}/ask", json={"question": questions[i % len(questions)]},
+                                           timeout=120)
+                    answered.raise_for_status()
+                    replica.ms.append((time.perf_counter() - started) * 1000)
+                except httpx.HTTPError:
+                    replica.errors += 1
+
+    with ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(client_loop, range(concurrency)))
+
+
+def write_while_loaded(writer: HopGraph, held_out: list, replicas: list[Replica], stop: threading.Event) -> None:
+    """Index one held-out document, wait until every replica finds it (each polled by a thread of
+    its own, so one replica's queue does not delay another's time), remove it; the next one."""
+
+    def seen_by(replica: Replica, doc: Any, written: float) -> None:
+        with httpx.Client() as client:
+            while doc.title not in titles(client, replica.base, doc.text[:200]):
+                if time.perf_counter() - written > VISIBLE_WITHIN:
+                    replica.visible_s.append(float("inf"))
+                    return
+                time.sleep(0.05)
+        replica.visible_s.append(time.perf_counter() - written)
+
+    with ThreadPoolExecutor(len(replicas)) as pool:
+        for doc in held_out:
+            if stop.is_set():
+                return
+            writer.index_documents([doc], replace_sources=False)
+            written = time.perf_counter()
+            list(pool.map(lambda r, d=doc, w=written: seen_by(r, d, w), replicas))
+            stored = writer.store.active_documents()[(doc.source, doc.title)]
+            writer.remove([str(stored.id)])
+
+
+def in_process(store: str, questions: list[str]) -> dict[str, float]:
+    with HopGraph(store, Settings(), create=False) as hg:
+        hg.ask(questions[0])
+        ms = []
+        for question in questions:
+            started = time.perf_counter()
+            hg.ask(question)
+            ms.append((time.perf_counter() - started) * 1000)
+    return percentiles(ms)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
+    parser.add_argument("--seed-dir", type=Path, required=True, help="SQLite stores to copy embeddings from")
+    parser.add_argument("--pg", help="a PostgreSQL URL (default: a local pgserver in a temporary folder)")
+    parser.add_argument("--replicas", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--concurrency", type=int, default=20)
+    parser.add_argument("--json", type=Path, default=Path("bench/results/replicas.json"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hopgraph-replicas-", dir="/tmp") as tmp, ExitStack() as stack:
+        work = Path(tmp)
+        base = args.pg or local_server(work / "pg")
+        url = schema_store(base, f"replicas_{uuid.uuid4().hex[:6]}")
+        writer = stack.enter_context(HopGraph(url, Settings(), quiet=True))
+        docs, questions = [], []
+        for name, (data, seed_file) in SETS.items():
+            qa = load_eval_set(args.data_dir / data, None, None, str(work / f"{name}.db"), Settings())
+            docs += qa.docs
+            questions += [q.text for q in qa.questions]
+            seed_from(args.seed_dir / seed_file, url, writer.embedder.name)
+        embedded = str(work / "embedded.db")
+        shutil.copy(args.seed_dir / SETS["hotpotqa"][1], embedded)  # the in-process comparison: HotpotQA's store
+        held_out, indexed = docs[-HELD_OUT:], docs[:-HELD_OUT]
+        started = time.perf_counter()
+        writer.index_documents(indexed)
+        index_s = time.perf_counter() - started
+        replicas = [stack.enter_context(started_replica(url, work, questions[0])) for _ in range(args.replicas)]
+        stop = threading.Event()
+        writing = threading.Thread(target=write_while_loaded, args=(writer, held_out, replicas, stop))
+        writing.start()
+        load(replicas, questions, args.seconds, args.concurrency, stop)
+        stop.set()
+        writing.join()
+        result = {"chunks": len(writer.search_index), "index_seconds": round(index_s, 1),
+                  "concurrency": args.concurrency, "seconds": args.seconds,
+                  "replicas": [r.summary() for r in replicas],
+                  "all": {**percentiles([m for r in replicas for m in r.ms]),
+                          "requests": sum(len(r.ms) + r.errors for r in replicas),
+                          "errors": sum(r.errors for r in replicas),
+                          "write_visible_s_max": round(max((s for r in replicas for s in r.visible_s), default=0), 2)},
+                  "embedded_in_process_hotpotqa": in_process(embedded, questions[:200])}
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    main()
