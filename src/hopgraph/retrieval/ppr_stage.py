@@ -44,6 +44,11 @@ from hopgraph.retrieval.index import SearchIndex
 MIN_MASS = 1e-9  # below this a chunk was not reached (float noise of the power iteration)
 AFTER_LINKS = (1.0, 1.0)  # (hit weight, reverse weight) when the links stage ran first
 ALONE = (0.3, 0.25)  # … when the walk replaces it
+# The two rules of the places left after the links stage (module docstring), as switches a bench
+# can turn off to measure them (bench/rules.py): the walk and the ranker take turns, and a bridge
+# keeps the walk's turn.
+TURNS_AFTER_LINKS = True
+BRIDGE_KEEPS_TURN = True
 
 
 def walk_weights(budget: Budget, after_links: bool) -> tuple[float, float]:
@@ -97,11 +102,11 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         combined[list(taken)] = 0.0
         best = int(stages.top_rows(combined + 1e-12 * _unit(scores), 1)[0]) if n else -1
         row = next((r for r in fill if r not in taken), None)
-        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None
-                                                        or _is_bridge(graph, best, columns, active)):
+        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None or (
+                BRIDGE_KEEPS_TURN and _is_bridge(graph, best, columns, active))):
             take(best, "ppr", _via(index, graph, mass, columns, weight, active, best), float(combined[best]))
             usage.placed += 1
-            walk_turn = not after_links
+            walk_turn = not (after_links and TURNS_AFTER_LINKS)
             continue
         walk_turn = True
         if row is None:
