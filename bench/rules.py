@@ -1,15 +1,16 @@
 """The older ranking rules, each on (as shipped) and off, on halves A and B of the shared sets (issue 21
 part 2): a rule chosen on both halves at once is read on each half alone.
 
-    PYTHONPATH=src .venv/bin/python bench/rules.py --store-dir DIR [--titles-dir DIR]
+    PYTHONPATH=src .venv/bin/python bench/rules.py --store-dir DIR
         [--data-dir ../shared/data] [--sets hotpotqa,2wiki,hotpotqa_ids,...] [--rules bridge,...]
         [--out bench/results/rules.json]
 
 *both* (every gold paragraph in the top 5) of `auto` and of the method the rule lives in. A rule is
 turned off for its run by a module switch or a Budget field (RULES), never by anything that names a
 question. Query-time rules reuse the stores bench/halves.py keeps (`DIR/<set>.db`, as its --sets
-names them; nothing is re-embedded). "Names from the text" is off in a titles-only index of the
-titled sets (`--names-from titles`, `TITLES_DIR/<set>_titles.db`; indexed there if missing).
+names them; nothing is re-embedded). The rules that went (PPR damping 0.5, the walk's second pair of
+seed weights, names from the text of titled documents) were measured by this script at commit
+cebcf38, as docs/BENCHMARKS.md says.
 Verdict per rule (`verdict`): it goes when it loses two or more questions on a half of a set, or
 gains on no half; it stays when it gains somewhere and loses at most one question anywhere.
 """
@@ -39,7 +40,6 @@ from hopgraph.retrieval.router import AUTO, run_auto
 from query_vectors import embed_each_question_once
 
 GRAPH = "hybrid+names+links+ppr"  # what `auto` runs for lookups and multi-hop questions
-TITLED = ("hotpotqa", "2wiki")
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,6 @@ class Rule:
     methods: tuple[str, ...]
     switches: dict[tuple[Any, str], Any] = field(default_factory=dict)  # (module, attribute) → value when off
     budget: dict[str, Any] = field(default_factory=dict)  # Budget fields when off
-    titles_only: bool = False  # off: the titles-only index (names from titles, as before 0.4)
 
 
 RULES = [
@@ -63,13 +62,8 @@ RULES = [
     Rule("step_aside_share", (AUTO,), {(router, "STEP_ASIDE_SHARE"): math.inf}),
     Rule("step_aside_one_document", (AUTO,), {(router, "STEP_ASIDE_ONE_DOCUMENT"): False}),
     Rule("keep_cross_document", (AUTO,), {(router, "KEEP_CROSS_DOCUMENT"): False}),
-    Rule("ppr_damping", (AUTO, "ppr"), budget={"ppr_damping": 0.85}),  # off: PageRank's textbook damping
-    # The walk's seeds, one default per role (ppr_stage.AFTER_LINKS / ALONE); off: the other role's.
-    Rule("ppr_seeds_after_links", (AUTO,), budget={"ppr_hit_weight": ppr_stage.ALONE[0],
-                                                   "ppr_reverse_weight": ppr_stage.ALONE[1]}),
-    Rule("ppr_seeds_alone", ("ppr",), budget={"ppr_hit_weight": ppr_stage.AFTER_LINKS[0],
-                                              "ppr_reverse_weight": ppr_stage.AFTER_LINKS[1]}),
-    Rule("names_from_text", (AUTO, "hybrid+names+links", "ppr"), titles_only=True),
+    # The walk's seeds (ranker and link hits at 0.3, backward steps at 0.25); off: every seed full, both ways.
+    Rule("ppr_seeds", (AUTO, "ppr"), budget={"ppr_hit_weight": 1.0, "ppr_reverse_weight": 1.0}),
 ]
 
 
@@ -113,41 +107,30 @@ def by_half(on: dict[str, bool], off: dict[str, bool]) -> dict[str, dict[str, An
     return out
 
 
-def open_set(name: str, data_dir: Path, store: Path, settings: Settings) -> tuple[HopGraph, list[Any]]:
+def open_set(name: str, data_dir: Path, store: Path) -> tuple[HopGraph, list[Any]]:
     data, corpus = SETS[name]
+    settings = Settings()
     qa = load_eval_set(data_dir / data, data_dir / corpus if corpus else None, None, str(store), settings)
     hg = HopGraph(qa.store, settings, quiet=True)
     build_index(hg, qa.docs)  # cached: the kept store is only opened
     return hg, qa.questions
 
 
-def measure_set(name: str, rules: list[Rule], data_dir: Path, store_dir: Path, titles_dir: Path) -> dict[str, Any]:
+def measure_set(name: str, rules: list[Rule], data_dir: Path, store_dir: Path) -> dict[str, Any]:
     """Rule → method → half → counts, every rule off in turn against the shipped settings."""
-    hg, questions = open_set(name, data_dir, store_dir / f"{name}.db", Settings())
+    hg, questions = open_set(name, data_dir, store_dir / f"{name}.db")
     on: dict[str, dict[str, bool]] = {}
     out: dict[str, Any] = {}
     with hg:
         for rule in rules:
-            if rule.titles_only and name not in TITLED:
-                continue
             out[rule.name] = {}
             for method in rule.methods:
                 if method not in on:
                     on[method] = found(hg, questions, method, Budget())
-                out[rule.name][method] = by_half(on[method], off_run(rule, name, method, hg, questions,
-                                                                     data_dir, titles_dir))
+                with switched_off(rule):
+                    off = found(hg, questions, method, Budget(**rule.budget))
+                out[rule.name][method] = by_half(on[method], off)
     return out
-
-
-def off_run(rule: Rule, name: str, method: str, hg: HopGraph, questions: list[Any], data_dir: Path,
-            titles_dir: Path) -> dict[str, bool]:
-    """The method's both-found per question with the rule off."""
-    if rule.titles_only:
-        titles, _ = open_set(name, data_dir, titles_dir / f"{name}_titles.db", Settings(names_from="titles"))
-        with titles:
-            return found(titles, questions, method, Budget())
-    with switched_off(rule):
-        return found(hg, questions, method, Budget(**rule.budget))
 
 
 def verdict(results: dict[str, dict[str, Any]], rule: str) -> str:
@@ -180,7 +163,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
     parser.add_argument("--store-dir", type=Path, required=True, help="The kept stores, DIR/<set>.db.")
-    parser.add_argument("--titles-dir", type=Path, default=Path("/tmp/rules"), help="Titles-only stores.")
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--rules", default=",".join(r.name for r in RULES))
     parser.add_argument("--out", type=Path, default=Path("bench/results/rules.json"))
@@ -190,7 +172,7 @@ def main() -> None:
     results: dict[str, Any] = {}
     for name in args.sets.split(","):
         started = time.perf_counter()
-        results[name] = measure_set(name, rules, args.data_dir, args.store_dir, args.titles_dir)
+        results[name] = measure_set(name, rules, args.data_dir, args.store_dir)
         print(f"{name}: {time.perf_counter() - started:.0f} s", flush=True)
     print(markdown(results, rules))
     args.out.parent.mkdir(parents=True, exist_ok=True)

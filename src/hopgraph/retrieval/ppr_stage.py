@@ -16,14 +16,12 @@ that mentions both the actress the question names and the franchise the ranker f
 the place even when it is the ranker's turn. Two seeds agreeing on a chunk is the evidence
 a multi-hop question asks for; one more ranker hit is not stronger than that.
 
-Two defaults, one per role (measured in docs/BENCHMARKS.md, "PPR and the router"):
-- after the links stage (`hybrid+names+links+ppr`, what `auto` runs) the forward links are already
-  placed, by the ranker's score; what is left for the walk is what links cannot do — walking a link
-  backwards, a second hop — so backward steps weigh as much as forward ones, and every placed hit
-  is as good a seed as a named chunk (it already passed the names-and-links rule);
-- alone (`ppr` = `hybrid+names+ppr`) the walk must find the forward links itself: a paragraph's own
-  mentions are the stronger evidence, so a backward step weighs 0.25, and the ranker's hits seed
-  weakly (0.3) beside the question's names.
+The walk's weights (measured in docs/BENCHMARKS.md, "PPR and the router"): a backward step weighs
+0.25 (a paragraph's own mentions are the stronger evidence) and a ranker or link hit seeds at 0.3
+beside the question's names. Until issue 21 the walk after the links stage had a second pair
+(every placed hit a full seed, backward steps at 1); re-checked on held-out halves it lost two
+2Wiki docs3 questions of half B, so one pair serves both roles (docs/BENCHMARKS.md, "The older
+ranking rules, re-checked by half").
 
 PPR is linear in its restart vector: one walk with a column per candidate seed (placed rows and
 the ranker's next hits) is weighed afterwards, so a new seed costs no new walk.
@@ -42,8 +40,7 @@ from hopgraph.retrieval import stages
 from hopgraph.retrieval.index import SearchIndex
 
 MIN_MASS = 1e-9  # below this a chunk was not reached (float noise of the power iteration)
-AFTER_LINKS = (1.0, 1.0)  # (hit weight, reverse weight) when the links stage ran first
-ALONE = (0.3, 0.25)  # … when the walk replaces it
+WALK_WEIGHTS = (0.3, 0.25)  # (hit weight, reverse weight) of the walk's seeds and backward steps
 # The two rules of the places left after the links stage (module docstring), as switches a bench
 # can turn off to measure them (bench/rules.py): the walk and the ranker take turns, and a bridge
 # keeps the walk's turn.
@@ -51,9 +48,9 @@ TURNS_AFTER_LINKS = True
 BRIDGE_KEEPS_TURN = True
 
 
-def walk_weights(budget: Budget, after_links: bool) -> tuple[float, float]:
-    """(hit weight, reverse weight): the budget's if set, else the default for the walk's role."""
-    hit, reverse = AFTER_LINKS if after_links else ALONE
+def walk_weights(budget: Budget) -> tuple[float, float]:
+    """(hit weight, reverse weight): the budget's if set, else the defaults."""
+    hit, reverse = WALK_WEIGHTS
     return (hit if budget.ppr_hit_weight is None else budget.ppr_hit_weight,
             reverse if budget.ppr_reverse_weight is None else budget.ppr_reverse_weight)
 
@@ -80,7 +77,7 @@ class PPRUsage:
 def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None], named_rows: set[int],
                  budget: Budget, take: Callable[..., None], ranker: FoundBy, after_links: bool) -> PPRUsage:
     """Fill the places left in `taken` (rows in placing order) up to `budget.top`."""
-    hit_weight, reverse_weight = walk_weights(budget, after_links)
+    hit_weight, reverse_weight = walk_weights(budget)
     usage = PPRUsage(hit_weight=hit_weight, reverse_weight=reverse_weight)
     places = budget.top - len(taken)
     if places <= 0:
