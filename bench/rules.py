@@ -2,15 +2,15 @@
 part 2): a rule chosen on both halves at once is read on each half alone.
 
     PYTHONPATH=src .venv/bin/python bench/rules.py --store-dir DIR
-        [--data-dir ../shared/data] [--sets hotpotqa,2wiki,hotpotqa_ids,...] [--rules bridge,...]
+        [--data-dir ../shared/data] [--sets hotpotqa,2wiki,hotpotqa_ids,...] [--rules turns,...]
         [--out bench/results/rules.json]
 
 *both* (every gold paragraph in the top 5) of `auto` and of the method the rule lives in. A rule is
 turned off for its run by a module switch or a Budget field (RULES), never by anything that names a
 question. Query-time rules reuse the stores bench/halves.py keeps (`DIR/<set>.db`, as its --sets
 names them; nothing is re-embedded). The rules that went (PPR damping 0.5, the walk's second pair of
-seed weights, names from the text of titled documents) were measured by this script at commit
-cebcf38, as docs/BENCHMARKS.md says.
+seed weights, names from the text of titled documents; then the bridge rule) were measured by this
+script at commits cebcf38 and ec08d02, as docs/BENCHMARKS.md says.
 Verdict per rule (`verdict`): it goes when it loses two or more questions on a half of a set, or
 gains on no half; it stays when it gains somewhere and loses at most one question anywhere.
 """
@@ -53,7 +53,6 @@ class Rule:
 
 
 RULES = [
-    Rule("bridge", (AUTO, GRAPH), {(ppr_stage, "BRIDGE_KEEPS_TURN"): False}),
     Rule("turns", (AUTO, GRAPH), {(ppr_stage, "TURNS_AFTER_LINKS"): False}),
     Rule("quoted_title", (AUTO, "hybrid+names+links"), {(stages, "QUOTED_TITLE_IS_ONE_NAME"): False}),
     Rule("namesake", (AUTO, GRAPH), {(methods, "NAMESAKE_ONE_PLACE"): False}),

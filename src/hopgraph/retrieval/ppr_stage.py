@@ -11,10 +11,8 @@ stage the places left take turns, walk first: the walk's best, then the ranker's
 there the walk's best and the ranker's next are each right where the other is wrong, and giving
 every place to the walk let `auto` lose to `hybrid+names+links` on 2Wiki (untitled table in
 docs/BENCHMARKS.md); alone, the walk must find the second hop itself and keeps every place.
-One exception to the turns: a bridge — a chunk joined to two seeds through two names (the film
-that mentions both the actress the question names and the franchise the ranker found) — takes
-the place even when it is the ranker's turn. Two seeds agreeing on a chunk is the evidence
-a multi-hop question asks for; one more ranker hit is not stronger than that.
+(A bridge — a chunk joined to two seeds through two names — once kept the walk's turn; with one
+pair of walk weights it changed no question on any half of the shared sets and went, issue 21.)
 
 The walk's weights (measured in docs/BENCHMARKS.md, "PPR and the router"): a backward step weighs
 0.25 (a paragraph's own mentions are the stronger evidence) and a ranker or link hit seeds at 0.3
@@ -41,11 +39,9 @@ from hopgraph.retrieval.index import SearchIndex
 
 MIN_MASS = 1e-9  # below this a chunk was not reached (float noise of the power iteration)
 WALK_WEIGHTS = (0.3, 0.25)  # (hit weight, reverse weight) of the walk's seeds and backward steps
-# The two rules of the places left after the links stage (module docstring), as switches a bench
-# can turn off to measure them (bench/rules.py): the walk and the ranker take turns, and a bridge
-# keeps the walk's turn.
+# After the links stage the walk and the ranker take turns (module docstring): a switch a bench can
+# turn off to measure the rule (bench/rules.py).
 TURNS_AFTER_LINKS = True
-BRIDGE_KEEPS_TURN = True
 
 
 def walk_weights(budget: Budget) -> tuple[float, float]:
@@ -99,8 +95,7 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         combined[list(taken)] = 0.0
         best = int(stages.top_rows(combined + 1e-12 * _unit(scores), 1)[0]) if n else -1
         row = next((r for r in fill if r not in taken), None)
-        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None or (
-                BRIDGE_KEEPS_TURN and _is_bridge(graph, best, columns, active))):
+        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None):
             take(best, "ppr", _via(index, graph, mass, columns, weight, active, best), float(combined[best]))
             usage.placed += 1
             walk_turn = not (after_links and TURNS_AFTER_LINKS)
@@ -113,20 +108,6 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         usage.ranker_fill += 1
     usage.seeds = int(active.sum())
     return usage
-
-
-def _is_bridge(graph: MentionGraph, row: int, columns: list[int], active: np.ndarray) -> bool:
-    """Is the row joined to two seeds through two names (it mentions the actress and the franchise,
-    or two films mention it)? One name joining it to two seeds — the director's own paragraph
-    and a film that mentions him — makes it only one more mention of that name."""
-    t, n = graph.transition, graph.n_chunks
-    nodes = t.indices[t.indptr[row]:t.indptr[row + 1]]
-    names = nodes[nodes >= n]
-    seeds = np.asarray(columns)[active]
-    if len(names) < 2 or len(seeds) < 2:
-        return False
-    joined = t[names][:, seeds]  # the row's names × the seeds: which seeds each name reaches
-    return int(np.count_nonzero(np.diff(joined.indptr))) >= 2 and len(np.unique(joined.indices)) >= 2
 
 
 def _unit(scores: np.ndarray) -> np.ndarray:
