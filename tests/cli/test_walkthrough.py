@@ -22,7 +22,8 @@ def test_the_second_hop_is_reached_by_a_name_read_from_the_text(workdir: Path) -
     folder = Path(shutil.copytree(OWN_DOCS, workdir / "own_docs"))
     report = invoke("index", str(folder), "--store", "own.db")
     assert "4 added" in report and "0 files skipped" in report
-    assert "titles of 0 of the 4 documents in the index are their names" in report  # file stems only: no title names anything
+    # file stems only: no title names anything
+    assert "titles of 0 of the 4 documents in the index are their names" in report
 
     answer = invoke("ask", QUESTION, "--store", "own.db")
     assert answer.splitlines()[1] == "Answer: Dharwad"  # the short answer, from the second hop
