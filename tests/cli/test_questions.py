@@ -113,7 +113,7 @@ def test_index_summary_counts_titles_among_the_documents_of_the_index(workdir: P
     invoke("index", str(workdir / "first"), "--store", "three.db", "--quiet")
     result = invoke("index", str(workdir / "second"), "--store", "three.db", "--quiet")
     assert "1 documents read" in result.stdout
-    assert "titles of 3 of the 3 documents in the index are their names" in result.stdout
+    assert "titles of 3 of the 3 documents in the index are names too" in result.stdout
 
 
 def test_ask_json_prints_hits_with_how_each_was_found(store: Path):

@@ -24,7 +24,7 @@ def test_the_second_hop_is_reached_by_a_name_read_from_the_text(workdir: Path) -
     report = invoke("index", str(folder), "--store", "own.db")
     assert "4 added" in report and "0 files skipped" in report
     # file stems only: no title names anything
-    assert "titles of 0 of the 4 documents in the index are their names" in report
+    assert "titles of 0 of the 4 documents in the index are names" in report
 
     answer = invoke("ask", QUESTION, "--store", "own.db")
     [line] = [line for line in hit_lines(answer) if ANSWER_PLACE in line]

@@ -99,6 +99,16 @@ def test_a_document_whose_title_is_a_name_is_named_by_its_title_alone(tmp_path: 
     store.close()
 
 
+def test_a_heading_title_keeps_the_names_of_its_text(tmp_path: Path, parsed: list[str]) -> None:
+    # A heading is often no subject's name as written ("Plant Profile: …"): only records lose their text names.
+    heading = Document("Harbor Lights", "Harbor Lights film is a drama starring Orla Vance.", "h.md",
+                       title_source="heading")
+    store = SQLiteStore(str(tmp_path / "x.db"))
+    index_documents(store, BagOfWordsEmbedder(), [heading], Settings())
+    assert ("Harbor Lights film", "text", "Harbor Lights") in names_table(tmp_path / "x.db")
+    store.close()
+
+
 def test_names_from_titles_reads_no_text_and_text_uses_no_title(tmp_path: Path, parsed: list[str]) -> None:
     titled = SQLiteStore(str(tmp_path / "t.db"))
     index_documents(titled, BagOfWordsEmbedder(), TINY_CORPUS, Settings(names_from="titles"))

@@ -97,10 +97,6 @@ def describe_names(report: IndexReport) -> str:
         return f"names from titles: the titles of all {report.titles_as_names} documents (no text read)"
     read = f"{report.paragraphs_read} new paragraphs read in {report.seconds.get('read_names', 0.0):.1f} s"
     # Names are built over every document of the index, not only those this run read: count those.
-    if report.names_from == "auto":  # a document whose title is a name is named by it alone (linkgraph/naming.py)
-        return (f"names from auto: titles of {report.titles_as_names} of the {report.documents_indexed} documents "
-                "in the index are their names (a heading, metadata, an HTML title, or a record title its text "
-                f"mentions; never a file stem), the others' text ({read})")
     titles = (f"; titles of {report.titles_as_names} of the {report.documents_indexed} documents in the index are "
               "names too (a heading, metadata, an HTML title, or a record title its text mentions; never a file stem)")
     return f"names from {report.names_from}: every chunk's text ({read}){titles if report.names_from != 'text' else ''}"

@@ -1,12 +1,14 @@
 """Where names come from when indexing: titles that are names, and the text, decided per document.
 
 `names_from` (setting `names_from`, `--names-from` on `index` and `eval`):
-- "auto" (default): per document, its title when the title is a name — PDF/DOCX metadata, a
-  Markdown or DOCX heading, an HTML <title>, or a record's title (HotpotQA, {title, text}) that
-  its text mentions; never a file stem or an id ("doc-00042") — and otherwise the names its text
-  is about (linkgraph/aboutness.py). A titled document's text names nothing more: re-checked by
-  half (issue 21 part 2, docs/BENCHMARKS.md), names read from the text of titled paragraphs cost
-  `ppr` five questions of HotpotQA's half A against their titles alone;
+- "auto" (default): every chunk's names from its text (linkgraph/aboutness.py), plus the title of
+  each document whose title is a name — PDF/DOCX metadata, a Markdown or DOCX heading, an HTML
+  <title>, or a record's title (HotpotQA, {title, text}) that its text mentions; never a file
+  stem or an id ("doc-00042"). A record whose title is a name is named by that title alone:
+  re-checked by half (issue 21 part 2, docs/BENCHMARKS.md), names read from the text of titled
+  records cost `ppr` five questions of HotpotQA's half A. A heading or metadata title is often
+  no subject's name as written ("Plant Profile: Anvaya Foundry, Hosur"), so those documents keep
+  their text's names;
 - "titles": titles only (no text is parsed: the fastest, for corpora titled by their subjects);
 - "text": the text only; "both": every title and the text.
 Paragraph readings are cached in the store by text hash (like vectors) and read before the write
@@ -112,11 +114,12 @@ def chunk_names(table: ChunkTable, names_from: str, readings: dict[str, aboutnes
                 frequent: bool = False) -> ChunkNames:
     """Aboutness of every chunk from its paragraphs' readings (any paragraph not read yet is read
     here), short forms resolved over the corpus; and which titles are names. Under "auto" the
-    chunks of a document whose title is a name are about nothing from their text (module docstring)."""
+    chunks of a record whose title is a name are about nothing from their text (module docstring)."""
     titled = title_docs(table, names_from)
     if not reads_text(names_from):
         return ChunkNames(None, titled)
-    named_by_title = titled if names_from == "auto" else set()
+    named_by_title = ({doc for doc in titled if table.title_sources.get(doc, "record") == "record"}
+                      if names_from == "auto" else set())
     # Per chunk only its paragraphs' hashes are kept: a copy of every paragraph's text would double
     # the text the write transaction holds; only paragraphs without a reading keep theirs.
     parts: list[list[tuple[str, str]]] = []
