@@ -85,6 +85,30 @@ def test_titles_that_are_names_join_the_names_from_text(tmp_path: Path, parsed: 
     store.close()
 
 
+def test_a_document_whose_title_is_a_name_is_named_by_its_title_alone(tmp_path: Path, parsed: list[str]) -> None:
+    # Issue 21 part 2: names read from titled paragraphs did not hold on held-out halves; an
+    # untitled document beside it is still named by its text.
+    titled = Document("Harbor Lights", "Harbor Lights film is a drama starring Orla Vance.", "t")
+    untitled = Document("doc-00007", "Orla Vance is an English actress.", "t")
+    store = SQLiteStore(str(tmp_path / "x.db"))
+    report = index_documents(store, BagOfWordsEmbedder(), [titled, untitled], Settings())
+    names = names_table(tmp_path / "x.db")
+    assert ("Orla Vance", "text", "doc-00007") in names
+    assert [n for n in names if n[2] == "Harbor Lights"] == [("Harbor Lights", "title", "Harbor Lights")]
+    assert report.titles_as_names == 1 and report.links == 1  # the film's mention of the actress
+    store.close()
+
+
+def test_a_heading_title_keeps_the_names_of_its_text(tmp_path: Path, parsed: list[str]) -> None:
+    # A heading is often no subject's name as written ("Plant Profile: …"): only records lose their text names.
+    heading = Document("Harbor Lights", "Harbor Lights film is a drama starring Orla Vance.", "h.md",
+                       title_source="heading")
+    store = SQLiteStore(str(tmp_path / "x.db"))
+    index_documents(store, BagOfWordsEmbedder(), [heading], Settings())
+    assert ("Harbor Lights film", "text", "Harbor Lights") in names_table(tmp_path / "x.db")
+    store.close()
+
+
 def test_names_from_titles_reads_no_text_and_text_uses_no_title(tmp_path: Path, parsed: list[str]) -> None:
     titled = SQLiteStore(str(tmp_path / "t.db"))
     index_documents(titled, BagOfWordsEmbedder(), TINY_CORPUS, Settings(names_from="titles"))

@@ -34,7 +34,7 @@ from hopgraph.text import nlp
 from hopgraph.text.embed import Embedder
 from hopgraph.text.model_identity import PARSER_KEY, PARSER_NAME_KEY, STORE_KEY, weights_sha256
 
-GRAPH_VERSION = 4  # bump when names/links are built differently, so stores rebuild their graph
+GRAPH_VERSION = 6  # bump when names/links are built differently, so stores rebuild their graph
 
 
 @dataclass

@@ -4,7 +4,11 @@
 - "auto" (default): every chunk's names from its text (linkgraph/aboutness.py), plus the title of
   each document whose title is a name — PDF/DOCX metadata, a Markdown or DOCX heading, an HTML
   <title>, or a record's title (HotpotQA, {title, text}) that its text mentions; never a file
-  stem or an id ("doc-00042");
+  stem or an id ("doc-00042"). A record whose title is a name is named by that title alone:
+  re-checked by half (issue 21 part 2, docs/BENCHMARKS.md), names read from the text of titled
+  records cost `ppr` five questions of HotpotQA's half A. A heading or metadata title is often
+  no subject's name as written ("Plant Profile: Anvaya Foundry, Hosur"), so those documents keep
+  their text's names;
 - "titles": titles only (no text is parsed: the fastest, for corpora titled by their subjects);
 - "text": the text only; "both": every title and the text.
 Paragraph readings are cached in the store by text hash (like vectors) and read before the write
@@ -109,10 +113,13 @@ class ChunkNames:
 def chunk_names(table: ChunkTable, names_from: str, readings: dict[str, aboutness.Reading],
                 frequent: bool = False) -> ChunkNames:
     """Aboutness of every chunk from its paragraphs' readings (any paragraph not read yet is read
-    here), short forms resolved over the corpus; and which titles are names."""
+    here), short forms resolved over the corpus; and which titles are names. Under "auto" the
+    chunks of a record whose title is a name are about nothing from their text (module docstring)."""
     titled = title_docs(table, names_from)
     if not reads_text(names_from):
         return ChunkNames(None, titled)
+    named_by_title = ({doc for doc in titled if table.title_sources.get(doc, "record") == "record"}
+                      if names_from == "auto" else set())
     # Per chunk only its paragraphs' hashes are kept: a copy of every paragraph's text would double
     # the text the write transaction holds; only paragraphs without a reading keep theirs.
     parts: list[list[tuple[str, str]]] = []
@@ -124,6 +131,8 @@ def chunk_names(table: ChunkTable, names_from: str, readings: dict[str, aboutnes
     readings = aboutness.read_paragraphs(missing, readings) if missing else readings
     continues = table.continues or [False] * len(table)
     about = aboutness.chunk_aboutness(parts, list(continues), readings, frequent)
+    about = [{} if doc in named_by_title else weights for doc, weights in zip(table.doc_ids.tolist(), about,
+                                                                                strict=True)]
     return ChunkNames(_with_short_forms(about, table.texts), titled)
 
 

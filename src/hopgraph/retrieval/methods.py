@@ -29,6 +29,9 @@ from hopgraph.text.tokens import fit
 
 # The compositions `hopgraph eval` scores when given none, and the examples errors and help give.
 METHODS = ("vector", "bm25", "hybrid", "vector+links", "hybrid+links", "hybrid+names+links")
+# With +ppr a name the question says makes one link at most (the namesake rule in run_method); a
+# switch so bench/rules.py can measure it.
+NAMESAKE_ONE_PLACE = True
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def run_method(index: SearchIndex, question: str, method: str, budget: Budget, r
         # names stage chose: a second reading of an ambiguous name ("Big Hero 6" the series → the
         # film) is worth one place, not all of them ("Daniel Hall" → three other Daniel Halls).
         # The plain composition keeps its measured rule.
-        namesakes = {s.casefold(): 1 for _, s in named} if spec.ppr else None  # places left per name
+        namesakes = {s.casefold(): 1 for _, s in named} if spec.ppr and NAMESAKE_ONE_PLACE else None
         if named_rows:  # the question's own names are the surest seeds: their links go first
             _place_links(index, scores, named_rows, budget.top - budget.seeds, taken, take, namesakes)
         for row in stages.top_rows(scores, budget.seeds, exclude=set(taken)):

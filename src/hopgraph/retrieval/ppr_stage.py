@@ -11,19 +11,15 @@ stage the places left take turns, walk first: the walk's best, then the ranker's
 there the walk's best and the ranker's next are each right where the other is wrong, and giving
 every place to the walk let `auto` lose to `hybrid+names+links` on 2Wiki (untitled table in
 docs/BENCHMARKS.md); alone, the walk must find the second hop itself and keeps every place.
-One exception to the turns: a bridge — a chunk joined to two seeds through two names (the film
-that mentions both the actress the question names and the franchise the ranker found) — takes
-the place even when it is the ranker's turn. Two seeds agreeing on a chunk is the evidence
-a multi-hop question asks for; one more ranker hit is not stronger than that.
+(A bridge — a chunk joined to two seeds through two names — once kept the walk's turn; with one
+pair of walk weights it changed no question on any half of the shared sets and went, issue 21.)
 
-Two defaults, one per role (measured in docs/BENCHMARKS.md, "PPR and the router"):
-- after the links stage (`hybrid+names+links+ppr`, what `auto` runs) the forward links are already
-  placed, by the ranker's score; what is left for the walk is what links cannot do — walking a link
-  backwards, a second hop — so backward steps weigh as much as forward ones, and every placed hit
-  is as good a seed as a named chunk (it already passed the names-and-links rule);
-- alone (`ppr` = `hybrid+names+ppr`) the walk must find the forward links itself: a paragraph's own
-  mentions are the stronger evidence, so a backward step weighs 0.25, and the ranker's hits seed
-  weakly (0.3) beside the question's names.
+The walk's weights (measured in docs/BENCHMARKS.md, "PPR and the router"): a backward step weighs
+0.25 (a paragraph's own mentions are the stronger evidence) and a ranker or link hit seeds at 0.3
+beside the question's names. Until issue 21 the walk after the links stage had a second pair
+(every placed hit a full seed, backward steps at 1); re-checked on held-out halves it lost two
+2Wiki docs3 questions of half B, so one pair serves both roles (docs/BENCHMARKS.md, "The older
+ranking rules, re-checked by half").
 
 PPR is linear in its restart vector: one walk with a column per candidate seed (placed rows and
 the ranker's next hits) is weighed afterwards, so a new seed costs no new walk.
@@ -42,13 +38,15 @@ from hopgraph.retrieval import stages
 from hopgraph.retrieval.index import SearchIndex
 
 MIN_MASS = 1e-9  # below this a chunk was not reached (float noise of the power iteration)
-AFTER_LINKS = (1.0, 1.0)  # (hit weight, reverse weight) when the links stage ran first
-ALONE = (0.3, 0.25)  # … when the walk replaces it
+WALK_WEIGHTS = (0.3, 0.25)  # (hit weight, reverse weight) of the walk's seeds and backward steps
+# After the links stage the walk and the ranker take turns (module docstring): a switch a bench can
+# turn off to measure the rule (bench/rules.py).
+TURNS_AFTER_LINKS = True
 
 
-def walk_weights(budget: Budget, after_links: bool) -> tuple[float, float]:
-    """(hit weight, reverse weight): the budget's if set, else the default for the walk's role."""
-    hit, reverse = AFTER_LINKS if after_links else ALONE
+def walk_weights(budget: Budget) -> tuple[float, float]:
+    """(hit weight, reverse weight): the budget's if set, else the defaults."""
+    hit, reverse = WALK_WEIGHTS
     return (hit if budget.ppr_hit_weight is None else budget.ppr_hit_weight,
             reverse if budget.ppr_reverse_weight is None else budget.ppr_reverse_weight)
 
@@ -75,7 +73,7 @@ class PPRUsage:
 def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None], named_rows: set[int],
                  budget: Budget, take: Callable[..., None], ranker: FoundBy, after_links: bool) -> PPRUsage:
     """Fill the places left in `taken` (rows in placing order) up to `budget.top`."""
-    hit_weight, reverse_weight = walk_weights(budget, after_links)
+    hit_weight, reverse_weight = walk_weights(budget)
     usage = PPRUsage(hit_weight=hit_weight, reverse_weight=reverse_weight)
     places = budget.top - len(taken)
     if places <= 0:
@@ -97,11 +95,10 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         combined[list(taken)] = 0.0
         best = int(stages.top_rows(combined + 1e-12 * _unit(scores), 1)[0]) if n else -1
         row = next((r for r in fill if r not in taken), None)
-        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None
-                                                        or _is_bridge(graph, best, columns, active)):
+        if best >= 0 and combined[best] > MIN_MASS and (walk_turn or row is None):
             take(best, "ppr", _via(index, graph, mass, columns, weight, active, best), float(combined[best]))
             usage.placed += 1
-            walk_turn = not after_links
+            walk_turn = not (after_links and TURNS_AFTER_LINKS)
             continue
         walk_turn = True
         if row is None:
@@ -111,20 +108,6 @@ def place_by_ppr(index: SearchIndex, scores: np.ndarray, taken: dict[int, None],
         usage.ranker_fill += 1
     usage.seeds = int(active.sum())
     return usage
-
-
-def _is_bridge(graph: MentionGraph, row: int, columns: list[int], active: np.ndarray) -> bool:
-    """Is the row joined to two seeds through two names (it mentions the actress and the franchise,
-    or two films mention it)? One name joining it to two seeds — the director's own paragraph
-    and a film that mentions him — makes it only one more mention of that name."""
-    t, n = graph.transition, graph.n_chunks
-    nodes = t.indices[t.indptr[row]:t.indptr[row + 1]]
-    names = nodes[nodes >= n]
-    seeds = np.asarray(columns)[active]
-    if len(names) < 2 or len(seeds) < 2:
-        return False
-    joined = t[names][:, seeds]  # the row's names × the seeds: which seeds each name reaches
-    return int(np.count_nonzero(np.diff(joined.indptr))) >= 2 and len(np.unique(joined.indices)) >= 2
 
 
 def _unit(scores: np.ndarray) -> np.ndarray:
