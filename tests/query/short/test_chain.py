@@ -1,13 +1,10 @@
+from hit_kit import hit
+
 from hopgraph.query.short.chain import bridge_of
-from hopgraph.records.retrieval import Hit
 
 FILM = "Diplomats is a 1999 German comedy film directed by Wolf Gremm and starring Eddi Arent."
 DIRECTOR = "Wolf Gremm (26 February 1942 – 1 November 2015) was a German film director born in Düsseldorf."
 ACTOR = "Eddi Arent (5 May 1925 – 28 May 2013) was a German actor born in Danzig."
-
-
-def hit(chunk_id: int, title: str, text: str) -> Hit:
-    return Hit(chunk_id, chunk_id, title, text, 0.0, "hybrid", None)
 
 
 def test_the_bridge_is_the_passage_named_right_after_the_role_s_words():

@@ -1,7 +1,7 @@
 import pytest
+from hit_kit import hits
 
 from hopgraph.query.short.common import COMMON, shared_answer
-from hopgraph.records.retrieval import Hit
 from hopgraph.text.nlp import load_model, parser_available
 
 pytestmark = pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
@@ -12,10 +12,6 @@ CONSOLE = ("The PlayStation Portable is a handheld game console developed by Son
 PRODUCER = "Ralph Smart (1908 – 2001) was a television producer, director, and writer, born in England."
 ANIMATOR = "Trey Parker (born 1969) is an American actor, animator, writer, director, producer, and singer."
 OTHER = "Atari is a company that makes video games and consoles."
-
-
-def hits(*pairs: tuple[str, str]) -> list[Hit]:
-    return [Hit(i, i, title, text, 0.0, "hybrid", None) for i, (title, text) in enumerate(pairs)]
 
 
 def test_a_noun_pair_both_named_passages_use_is_what_they_have_in_common():

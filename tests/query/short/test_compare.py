@@ -1,12 +1,9 @@
 import pytest
+from hit_kit import hit
 
 from hopgraph.query.short.compare import choose_by_date, same_attribute
-from hopgraph.records.retrieval import Hit, Via
+from hopgraph.records.retrieval import Via
 from hopgraph.text.nlp import load_model, parser_available
-
-
-def hit(chunk_id: int, title: str, text: str, via: Via | None = None) -> Hit:
-    return Hit(chunk_id, chunk_id, title, text, 0.0, "hybrid", via)
 
 
 def test_born_first_takes_the_earlier_birth_year():

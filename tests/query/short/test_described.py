@@ -1,3 +1,5 @@
+from hit_kit import hits
+
 from hopgraph.query.short.described import DESCRIBED, described_answer
 from hopgraph.records.retrieval import Hit
 
@@ -6,10 +8,6 @@ BAND = ("Mercyful Fate is a Danish heavy metal band from Copenhagen, formed in 1
 ALBUM = "Return of the Vampire is a compilation album of rare demo tracks by Mercyful Fate."
 OTHER_BAND = "Volbeat are a Danish rock band formed in 2001."
 QUESTION = "Which Danish heavy metal band from Copenhagen released a compilation album of rare demo tracks?"
-
-
-def hits(*pairs: tuple[str, str]) -> list[Hit]:
-    return [Hit(i, i, title, text, 0.0, "hybrid", None) for i, (title, text) in enumerate(pairs)]
 
 
 def test_the_subject_of_the_opening_that_says_the_description_is_the_answer():

@@ -1,12 +1,9 @@
+from hit_kit import hit
+
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
-from hopgraph.records.retrieval import Hit
 
 QINZHOU = "Qinzhou is a prefecture-level city in Guangxi, founded in 1955, with an urban population of 433,000."
 JINGJIANG = "Jingjiang is a county-level city in Jiangsu. It has a population of 684,360 people."
-
-
-def hit(chunk_id: int, title: str, text: str) -> Hit:
-    return Hit(chunk_id, chunk_id, title, text, 0.0, "hybrid", None)
 
 
 def words(question: str) -> list[str]:
