@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.query.short.spans import named_in
 from hopgraph.records.retrieval import Hit
 
@@ -36,7 +37,6 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "spouse": ("married", "wife", "husband", "spouse"),
 }
 CUE_REACH = 60  # characters between the role's words and the name that fills the role
-_TITLE_NOTE = re.compile(r"\s*\([^()]*\)")
 
 
 def bridge_of(question: str, hits: Sequence[Hit]) -> Hit | None:
@@ -67,4 +67,4 @@ def _gap_after_cue(name: str, text: str, cues: Sequence[str]) -> int | None:
 
 def _bare(hit: Hit) -> Hit:
     """The hit titled without its note ("Border (2018 Film)" → "Border")."""
-    return replace(hit, title=_TITLE_NOTE.sub("", hit.title))
+    return replace(hit, title=strip_disambiguation(hit.title))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.query.short.spans import named_in
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -26,7 +27,6 @@ MAX_LISTED = 4
 TAGGER_ONLY = ("parser", "ner", "senter")
 _SHARED = re.compile(r"\bin common\b|\bboth\b.*\b(what|which)\b", re.IGNORECASE)
 _PLURAL_KIND = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(\w+s)\b", re.IGNORECASE)
-_TITLE_NOTE = re.compile(r"\s*\([^()]*\)")
 
 Term = tuple[str, ...]  # the lemmas of a noun, or of a noun pair
 
@@ -52,7 +52,7 @@ def shared_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer |
 def _named_pair(question: str, hits: Sequence[Hit]) -> tuple[Hit, Hit] | None:
     named: list[Hit] = []
     for hit in hits:
-        bare = replace(hit, title=_TITLE_NOTE.sub("", hit.title))  # "Flyboys (film)" is named "Flyboys"
+        bare = replace(hit, title=strip_disambiguation(hit.title))  # "Flyboys (film)" is named "Flyboys"
         if named_in(question, bare) and all(other.title != hit.title for other in named):
             named.append(hit)
     return (named[0], named[1]) if len(named) >= 2 else None

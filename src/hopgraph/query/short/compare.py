@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.query.short.expected import YESNO
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -24,7 +25,6 @@ ROLES = frozenset(["director", "performer", "composer", "author", "producer", "c
 DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
-_TITLE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
 _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
@@ -89,7 +89,7 @@ def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
     (tennis)"), else opening with it."""
     wanted = _norm(option)
     for hit in hits:
-        if wanted in (_norm(hit.title), _norm(_TITLE_NOTE.sub("", hit.title))) or _norm(
+        if wanted in (_norm(hit.title), _norm(strip_disambiguation(hit.title))) or _norm(
                 hit.text[:len(option) + 4]).startswith(wanted):
             return hit
     return None
