@@ -39,6 +39,11 @@ class Settings:
     # on disk), "database" (a postgresql:// store ranks in SQL, nothing local) or "auto": database
     # for a postgresql:// store, snapshot otherwise.
     search_in: str = "auto"
+    # `serve`: every this many seconds a background thread reads the store's generation and, when
+    # another process wrote (an index run, a removal, a knowledge-graph rebuild), loads a fresh
+    # reader, so a replica sees the write without waiting for a request to find it (0 = only when a
+    # request finds the store changed). docs/BENCHMARKS.md, "Stateless query replicas".
+    refresh_seconds: float = 1.0
     # Name filter: names shorter than this, or mentioned by more than this share of documents,
     # make no links (they are words or hubs, not entities); see docs/BENCHMARKS.md for the effect.
     min_name_chars: int = 3

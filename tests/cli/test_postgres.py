@@ -50,3 +50,16 @@ def test_a_password_in_the_url_is_never_printed_by_index_remove_or_stats(workdir
             invoke("remove", str(workdir / "docs" / "03_zephyra_contract.md"), "--store", store),
             invoke("stats", "--json", "--store", store)]
     assert all("topsecret" not in out and "password=***" in out for out in said)
+
+
+def test_search_in_chooses_where_ask_ranks_and_a_file_store_cannot_rank_in_a_database(workdir, pg_url,
+                                                                                       monkeypatch, capsys):
+    invoke("index", str(workdir / "docs"), "--store", pg_url)
+    asked = {where: json.loads(invoke("ask", "Who supplies Corvane Brake Systems?", "--json", "--store", pg_url,
+                                      "--search-in", where)) for where in ("database", "snapshot")}
+    assert [h["text"] for h in asked["database"]["hits"]] == [h["text"] for h in asked["snapshot"]["hits"]]
+    invoke("index", str(workdir / "docs"), "--store", str(workdir / "file.db"))
+    err = fails(monkeypatch, capsys, "ask", "anything", "--store", str(workdir / "file.db"), "--search-in", "database")
+    assert "cannot rank chunks itself" in err
+    err = fails(monkeypatch, capsys, "serve", "--store", str(workdir / "file.db"), "--search-in", "elsewhere")
+    assert "search_in='elsewhere' is unknown" in err

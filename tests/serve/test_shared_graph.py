@@ -120,7 +120,7 @@ def entities(base: str, q: str) -> list[dict]:
 
 def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_the_writer_reloads(
         fresh_store, monkeypatch):
-    shared = SharedGraph(str(fresh_store), Settings())
+    shared = SharedGraph(str(fresh_store), Settings(refresh_seconds=0))  # no watcher: the requests find it
     warmed = []
     warm = shared._warm_reader
     monkeypatch.setattr(shared, "_warm_reader", lambda: warmed.append(1) or warm())
@@ -138,6 +138,30 @@ def test_after_another_process_wrote_one_fresh_reader_serves_every_request_and_t
         assert shared.read(quellbrook) and shared.write(quellbrook)
     finally:
         shared.close()
+
+
+def test_the_watcher_loads_another_process_write_before_any_request_asks(fresh_store, monkeypatch):
+    """Issue 24: a replica sees a write within `refresh_seconds` plus one warm, with no request to
+    find it; the first request after that is answered by the reader the watcher warmed."""
+    shared = SharedGraph(str(fresh_store), Settings(refresh_seconds=0.2))
+    warmed: list[float] = []
+    warm = shared._warm_reader
+    monkeypatch.setattr(shared, "_warm_reader", lambda: warmed.append(time.perf_counter()) or warm())
+    try:
+        with HopGraph(str(fresh_store), Settings(), embedder=shared._embedder) as other:  # another process
+            other.index_documents([Document("Marrowgate cluster", "The Marrowgate cluster builds engines for the "
+                                            "Quellbrook console.", "elsewhere")])
+        written = time.perf_counter()
+        while not warmed and time.perf_counter() - written < 30:
+            time.sleep(0.05)
+        assert warmed, "no fresh reader was loaded without a request"
+        while shared._stale(shared._reader) and time.perf_counter() - written < 30:
+            time.sleep(0.05)  # the swap follows the warm
+        assert shared.read(lambda hg: hg.search(QUELLBROOK, "hybrid", 1).hits[0].title) == "Marrowgate cluster"
+        assert len(warmed) == 1  # the request found the watcher's reader current
+    finally:
+        shared.close()
+    assert not shared._watcher.is_alive()
 
 
 @contextmanager

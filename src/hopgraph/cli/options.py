@@ -26,6 +26,10 @@ TopOpt = Annotated[int | None, typer.Option("--top", "-k", min=1, max=1000, help
 NamesFromOpt = Annotated[str | None, typer.Option(
     "--names-from", help="Where names come from: auto (the text, plus titles that are names, decided per "
                          "document; the default), titles, text or both.")]
+SearchInOpt = Annotated[str | None, typer.Option(
+    "--search-in", help="Where retrieval ranks: auto (the default: database for a postgresql:// store, "
+                        "else snapshot), snapshot (in process, over a snapshot kept on disk) or database "
+                        "(PostgreSQL ranks in SQL, nothing local).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 

@@ -13,6 +13,7 @@ from hopgraph.cli.options import (
     JsonOpt,
     NamesFromOpt,
     QuietOpt,
+    SearchInOpt,
     StoreOpt,
     TopOpt,
     creating_hopgraph,
@@ -84,11 +85,11 @@ def ask(question: Annotated[str, typer.Argument(help="The question.")],
                                                                     "extractive answer.")] = False,
         no_stream: Annotated[bool, typer.Option("--no-stream", help="With an LLM: print the answer once it is "
                                                 "whole, not as the model writes it.")] = False,
-        quiet: QuietOpt = False) -> None:
+        search_in: SearchInOpt = None, quiet: QuietOpt = False) -> None:
     """Answer a question with citations: from the best sentences of ranked chunks (showing how each
     was found), or from the knowledge graph or its communities. `auto` says which mode it chose and why.
     With an LLM, search's answer is printed as the model writes it, its checked citations after it."""
-    with open_hopgraph(store, quiet) as hg:
+    with open_hopgraph(store, quiet, search_in=search_in) as hg:
         printer = None if as_json or quiet or no_stream else StreamedAnswer(hg.settings.llm_model)
         asked = hg.ask(question, mode, method, top, answer=not no_answer,
                        found=printer.found if printer else None, on_token=printer.token if printer else None)

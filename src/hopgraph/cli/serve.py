@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from hopgraph import extras
-from hopgraph.cli.options import QuietOpt, StoreOpt
+from hopgraph.cli.options import QuietOpt, SearchInOpt, StoreOpt
 from hopgraph.config import load_settings
 
 SERVE_LIBRARIES = ("fastapi", "uvicorn", "multipart", "fastapi_offline", "sse_starlette")  # multipart: python-multipart
@@ -24,7 +24,7 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
                                                     help="Every request but /health must carry it: "
                                                          "`Authorization: Bearer <token>`, or a browser opens "
                                                          "/?token=<token> once (a session cookie).")] = None,
-          quiet: QuietOpt = False) -> None:
+          search_in: SearchInOpt = None, quiet: QuietOpt = False) -> None:
     """Serve the store over HTTP: POST /ask, /documents, GET /entities, /paths, /communities, /health;
     OpenAPI docs at /docs. The store stays open, so its search structures load once.
 
@@ -38,7 +38,7 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind: any
 
     token = usable_token(token)
     check_binding(host, token)
-    settings = load_settings(store=store)
+    settings = load_settings(store=store, search_in=search_in)
     app = create_app(settings.store, settings, token)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"hopgraph: serving {app.state.graph.location} at http://{shown}:{port} (docs at /docs)", err=True)

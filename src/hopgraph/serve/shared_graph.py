@@ -26,10 +26,16 @@ or not; its lazily made search structures are only built once it has been asked.
   the last of them is done. A read that the old reader cannot finish because a write withdrew a
   chunk it was about to read (LazyTexts' KeyError) runs once more on a fresh reader. The writer is
   reopened before a write when the store changed since it was opened (its graph view is cached too).
+- A **watcher** thread does the same check every `refresh_seconds` (1 s by default) with no request
+  asking, so a replica beside another writer loads a write within about that time plus one warm
+  (issue 24: a write seen by every replica within 5 s), and the first request after the write
+  finds the fresh reader ready instead of warming it. It only ever calls `_refresh`, so it never
+  holds a reader a request needs; a failed check (the database briefly away) is logged and retried.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -41,6 +47,8 @@ from fastapi import Depends, Request
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.store.sql.tables import GRAPH_GENERATION
+
+log = logging.getLogger("hopgraph.serve")
 
 T = TypeVar("T")
 Marker = tuple[str, str]  # the store's (generation, graph_generation): what a reader was loaded at
@@ -63,6 +71,12 @@ class SharedGraph:
         except BaseException:
             self._writer.close()
             raise
+        self._closing = threading.Event()
+        self._watcher: threading.Thread | None = None
+        if settings.refresh_seconds > 0:
+            self._watcher = threading.Thread(target=self._watch, args=(settings.refresh_seconds,),
+                                             name="hopgraph-refresh", daemon=True)
+            self._watcher.start()
 
     @property
     def location(self) -> str:
@@ -113,6 +127,9 @@ class SharedGraph:
             self._refresh()
 
     def close(self) -> None:
+        self._closing.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=60)  # a warm it started finishes first: no reader is left half-made
         with self._write_lock, self._refresh_lock:
             self._writer.close()
             self._retire(self._reader)
@@ -149,6 +166,14 @@ class SharedGraph:
             with self._lease_lock:
                 self._reader = fresh
         self._retire(current)
+
+    def _watch(self, every: float) -> None:
+        """Swap in a fresh reader within `every` seconds of another process's commit, until closed."""
+        while not self._closing.wait(every):
+            try:
+                self._refresh()
+            except Exception:  # the next round tries again; a request would meet the same error itself
+                log.warning("could not check %s for new writes", self.location, exc_info=True)
 
     def _reopen_writer(self) -> None:
         old = self._writer
