@@ -3,9 +3,16 @@
     PYTHONPATH=src /work/main/.venv/bin/python bench/replicas.py [--replicas 3] [--seconds 60]
         [--concurrency 20] [--seed-dir DIR] [--pg URL] [--json bench/results/replicas.json]
 
-Small scale only (this first version): the store is the HotpotQA 200 and 2Wiki 500 paragraphs
-(5,267 chunks) in a fresh schema (a local `pgserver` unless `--pg`), their embeddings copied from
-`--seed-dir` as bench/parity.py does, all but `HELD_OUT` documents indexed before the replicas start.
+The store, in a fresh schema (a local `pgserver` unless `--pg`):
+- by default the HotpotQA 200 and 2Wiki 500 paragraphs (5,267 chunks), their embeddings copied from
+  `--seed-dir` as bench/parity.py does, all but `HELD_OUT` documents indexed before the replicas start;
+- with `--chunks N`, bench/scale.py's synthetic corpus of N chunks (clustered vectors under the
+  bundled model's name, Zipf texts, titled documents whose chunks mention other titles) written
+  through the store API as an index run writes it, and the same corpus in a SQLite file for the
+  in-process comparison. The held-out documents are HotpotQA paragraphs, indexed by a writer that
+  takes names from titles: reading names from the text of the whole synthetic corpus at its first
+  write would take about 30 s per 1,000 chunks (docs/BENCHMARKS.md, big files). The questions are
+  bench/scale.py's ("What <four words of a chunk> does <its title> have?").
 
 1. R replicas, each started as a user starts one (`hopgraph serve --store URL`, `search_in` left at
    "auto": the database) with an empty cache directory of its own; `cold_start_s` is the time from
@@ -39,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from serve_kit import clean_env, free_port
@@ -180,32 +188,65 @@ def in_process(store: str, questions: list[str]) -> dict[str, float]:
     return percentiles(ms)
 
 
+def shared_sets(args: argparse.Namespace, work: Path, url: str, writer: HopGraph) -> tuple[list, list, list[str], str]:
+    """(documents to index now, held-out documents, questions, the embedded store to compare with)."""
+    docs, questions = [], []
+    for name, (data, seed_file) in SETS.items():
+        qa = load_eval_set(args.data_dir / data, None, None, str(work / f"{name}.db"), Settings())
+        docs += qa.docs
+        questions += [q.text for q in qa.questions]
+        seed_from(args.seed_dir / seed_file, url, writer.embedder.name)
+    embedded = str(work / "embedded.db")
+    shutil.copy(args.seed_dir / SETS["hotpotqa"][1], embedded)  # the in-process comparison: HotpotQA's store
+    return docs[:-HELD_OUT], docs[-HELD_OUT:], questions, embedded
+
+
+def synthetic_sets(args: argparse.Namespace, work: Path, url: str) -> tuple[list, list, list[str], str]:
+    """bench/scale.py's corpus of `--chunks` chunks written to PostgreSQL and to a SQLite file (each
+    from a corpus made afresh with the same seed: the texts come out the same); HotpotQA's first
+    paragraphs held out; questions from the chunks' own words and titles."""
+    import scale
+
+    embedded = str(work / "embedded.db")
+    for location in (url, embedded):
+        seconds = scale.build_store(location, scale.Corpus(args.chunks))
+        print(f"synthetic {args.chunks:,} chunks → {location.split('?')[0]}: {seconds}", file=sys.stderr)
+    corpus = scale.Corpus(args.chunks)
+    texts = corpus.texts()
+    rows = np.random.default_rng(5).choice(len(texts), size=300, replace=False)
+    questions = []
+    for row in rows.tolist():
+        words = [w for w in texts[row].rstrip(".").split() if w[:1].islower() and w not in scale.STOPWORDS]
+        questions.append(f"What {' '.join(words[:4])} does {corpus.titles[corpus.doc_of_row[row]]} have?")
+    qa = load_eval_set(args.data_dir / SETS["hotpotqa"][0], None, None, str(work / "hotpotqa.db"), Settings())
+    return [], qa.docs[:HELD_OUT], questions, embedded
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=Path("../shared/data"))
-    parser.add_argument("--seed-dir", type=Path, required=True, help="SQLite stores to copy embeddings from")
+    parser.add_argument("--seed-dir", type=Path, help="SQLite stores to copy embeddings from (the shared sets)")
+    parser.add_argument("--chunks", type=int, help="a synthetic store of this many chunks instead of the shared sets")
     parser.add_argument("--pg", help="a PostgreSQL URL (default: a local pgserver in a temporary folder)")
     parser.add_argument("--replicas", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--json", type=Path, default=Path("bench/results/replicas.json"))
     args = parser.parse_args()
+    if not args.chunks and not args.seed_dir:
+        parser.error("give --seed-dir (the shared sets) or --chunks N (a synthetic store)")
     with tempfile.TemporaryDirectory(prefix="hopgraph-replicas-", dir="/tmp") as tmp, ExitStack() as stack:
         work = Path(tmp)
         base = args.pg or local_server(work / "pg")
         url = schema_store(base, f"replicas_{uuid.uuid4().hex[:6]}")
-        writer = stack.enter_context(HopGraph(url, Settings(), quiet=True))
-        docs, questions = [], []
-        for name, (data, seed_file) in SETS.items():
-            qa = load_eval_set(args.data_dir / data, None, None, str(work / f"{name}.db"), Settings())
-            docs += qa.docs
-            questions += [q.text for q in qa.questions]
-            seed_from(args.seed_dir / seed_file, url, writer.embedder.name)
-        embedded = str(work / "embedded.db")
-        shutil.copy(args.seed_dir / SETS["hotpotqa"][1], embedded)  # the in-process comparison: HotpotQA's store
-        held_out, indexed = docs[-HELD_OUT:], docs[:-HELD_OUT]
         started = time.perf_counter()
-        writer.index_documents(indexed)
+        if args.chunks:
+            indexed, held_out, questions, embedded = synthetic_sets(args, work, url)
+            writer = stack.enter_context(HopGraph(url, Settings(names_from="titles"), quiet=True))
+        else:
+            writer = stack.enter_context(HopGraph(url, Settings(), quiet=True))
+            indexed, held_out, questions, embedded = shared_sets(args, work, url, writer)
+            writer.index_documents(indexed)
         index_s = time.perf_counter() - started
         replicas = [stack.enter_context(started_replica(url, work, questions[0])) for _ in range(args.replicas)]
         stop = threading.Event()
@@ -221,7 +262,8 @@ def main() -> None:
                           "requests": sum(len(r.ms) + r.errors for r in replicas),
                           "errors": sum(r.errors for r in replicas),
                           "write_visible_s_max": round(max((s for r in replicas for s in r.visible_s), default=0), 2)},
-                  "embedded_in_process_hotpotqa": in_process(embedded, questions[:200])}
+                  "store": f"synthetic {args.chunks}" if args.chunks else "HotpotQA 200 + 2Wiki 500",
+                  "embedded_in_process": in_process(embedded, questions[:200])}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")
     print(json.dumps(result, indent=2))
