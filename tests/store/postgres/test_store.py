@@ -178,3 +178,20 @@ def test_a_schema_in_the_url_keeps_two_stores_apart(pg_server: str, pg_url: str)
     b.close()
     with psycopg.connect(pg_server, autocommit=True) as admin:
         admin.execute("DROP SCHEMA other_store CASCADE")
+
+
+def test_every_foreign_key_leads_an_index_so_no_cascade_scans_its_table(pg_url: str) -> None:
+    """Replacing the name graph deletes every name, and each deleted name's cascade looks up the rows
+    that name it; removing a document does the same for its chunks. A foreign key whose columns do
+    not lead an index makes each lookup a scan of the whole table: over six minutes a write at 100k
+    chunks (docs/BENCHMARKS.md, "Stateless query replicas")."""
+    open_store(pg_url).close()
+    with psycopg.connect(pg_url) as db:
+        unindexed = db.execute("""
+            SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c
+            JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+            WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
+              AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid
+                              AND i.indkey[0] = c.conkey[1])
+            ORDER BY 1, 2""").fetchall()
+    assert unindexed == []
