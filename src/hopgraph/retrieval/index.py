@@ -21,7 +21,7 @@ from hopgraph.errors import HopgraphError
 from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.linkgraph.ppr import MentionGraph, build_mention_graph
 from hopgraph.records.documents import ChunkTable, rows_by_document
-from hopgraph.records.names import NameGraph
+from hopgraph.records.names import NameGraph, StoredLink
 from hopgraph.retrieval.partial_names import PartialNames
 from hopgraph.retrieval.vector_search import ExactSearch, VectorSearch
 from hopgraph.store.base import DocumentStore
@@ -118,20 +118,33 @@ def name_graph_fields(table: ChunkTable, graph: NameGraph) -> dict[str, Any]:
     the name surfaces and the question-name lookups."""
     row_of = table.row_of()
     n = len(table)
-    kept = [(row_of[k.source_chunk], row_of[k.target_chunk], k.name_id, k.weight) for k in graph.links
-            if k.source_chunk in row_of and k.target_chunk in row_of]
-    sources, targets = [k[0] for k in kept], [k[1] for k in kept]
+    sources, targets, name_ids, weights = _link_rows(table.ids, graph.links)
     rows_named = _rows_named(graph, row_of, rows_by_document(table.doc_ids))
     display = {name.surface.casefold(): name.surface for name in reversed(graph.names)
                if name.surface.casefold() in rows_named}
-    return {"links": _csr([k[2] for k in kept], sources, targets, n),
-            "link_weights": _csr([k[3] for k in kept], sources, targets, n),
+    return {"links": _csr(name_ids, sources, targets, n), "link_weights": _csr(weights, sources, targets, n),
             "name_surfaces": {name.id: name.surface for name in graph.names},
             "question_names": MentionFinder(rows_named, casefold=True), "rows_named": rows_named,
             "display_names": display, "partial_names": PartialNames(rows_named)}
 
 
-def _csr(data: list[float] | list[int], sources: list[int], targets: list[int], n: int) -> sparse.csr_matrix:
+def _link_rows(ids: np.ndarray, links: list[StoredLink]) -> tuple[np.ndarray, ...]:
+    """(source rows, target rows, name ids, weights) of the links whose two chunks are rows of the
+    table, in the links' order: array lookups, since a replica does this for every link of the
+    store each time another process writes (370k links at 100k chunks)."""
+    columns = np.array(links, dtype=np.float64).reshape(-1, 4)  # chunk and name ids < 2**53: exact
+    order = np.argsort(ids, kind="stable")
+    ends = []
+    for column in (columns[:, 0].astype(np.int64), columns[:, 1].astype(np.int64)):
+        at = np.minimum(np.searchsorted(ids[order], column), max(len(ids) - 1, 0))
+        found = ids[order][at] == column if len(ids) else np.zeros(len(column), dtype=bool)
+        ends.append((order[at] if len(ids) else at, found))
+    (sources, source_found), (targets, target_found) = ends
+    kept = source_found & target_found
+    return sources[kept], targets[kept], columns[kept, 2].astype(np.int64), columns[kept, 3]
+
+
+def _csr(data: np.ndarray, sources: np.ndarray, targets: np.ndarray, n: int) -> sparse.csr_matrix:
     matrix = sparse.csr_matrix((np.asarray(data), (np.asarray(sources, dtype=np.int64),
                                                    np.asarray(targets, dtype=np.int64))), shape=(n, n))
     matrix.sort_indices()  # the name and weight matrices share one pattern, entry for entry

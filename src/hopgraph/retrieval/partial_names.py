@@ -12,6 +12,7 @@ of the span, so the span needs a name that has it).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import defaultdict
@@ -41,6 +42,13 @@ def content_words(span: str) -> set[str]:
     return {w for w in words_of(span) if len(w) > 1 and w not in stop and w not in _TITLES and not w.isdigit()}
 
 
+@functools.lru_cache(maxsize=1 << 19)
+def _surface_words(surface: str) -> frozenset[str]:
+    """A name's words, kept across loads: a replica makes PartialNames again each time another
+    process writes, over names that are nearly all the same."""
+    return frozenset(words_of(surface))
+
+
 class PartialNames:
     """Word → the names (case-folded surfaces) that contain it, over every name of the index."""
 
@@ -48,7 +56,7 @@ class PartialNames:
         self.rows_named = rows_named
         self.names_with: dict[str, set[str]] = defaultdict(set)
         for surface in rows_named:
-            for word in set(words_of(surface)):
+            for word in _surface_words(surface):
                 self.names_with[word].add(surface)
 
     def find(self, question: str, matched: Iterable[str]) -> list[tuple[int, str]]:

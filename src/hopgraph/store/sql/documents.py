@@ -168,8 +168,8 @@ class DocumentTables(Tables):
         names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
         links = self._db.execute("SELECT source_chunk, target_chunk, name_id, weight FROM links").fetchall()
         abouts = self._db.execute("SELECT chunk_id, name_id, weight FROM abouts").fetchall()
-        return NameGraph([StoredName(*row) for row in names], [StoredLink(*row) for row in links],
-                         [StoredAbout(*row) for row in abouts])
+        return NameGraph(list(map(StoredName._make, names)), list(map(StoredLink._make, links)),
+                         list(map(StoredAbout._make, abouts)))
 
     def cached_readings(self, text_hashes: Sequence[str], reader: str) -> dict[str, str]:
         found: dict[str, str] = {}
