@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import bm25s
@@ -22,6 +23,19 @@ from bm25s.stopwords import STOPWORDS_EN
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s's own default pattern, so queries match the index
 _STOPWORDS = frozenset(STOPWORDS_EN)
+
+
+@cache
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def keyword_terms(text: str) -> list[str]:
+    """The text's BM25 terms, in order and repeated as often as they occur: exactly the tokens
+    `bm25s.tokenize(…, stopwords="en", stemmer=…)` gives it (lower-cased, `\\w\\w+` words, bm25s's
+    English stopwords dropped before stemming, PyStemmer English). A text's BM25 length is their
+    number; a store that ranks keywords itself (PostgreSQL) indexes and queries these."""
+    return _stemmer().stemWords([w for w in _TOKEN.findall(text.lower()) if w not in _STOPWORDS])
 
 
 class KeywordIndex:
@@ -62,8 +76,7 @@ class KeywordIndex:
 
     def terms(self, query: str) -> list[str]:
         """The query's index terms (stemmed, stopwords and unknown words dropped)."""
-        words = [w for w in _TOKEN.findall(query.lower()) if w not in _STOPWORDS]
-        return [t for t in self._stemmer.stemWords(words) if t in self._vocab]
+        return [t for t in keyword_terms(query) if t in self._vocab]
 
     def scores(self, query: str) -> np.ndarray:
         """A BM25 score for every text (0 where no query term occurs)."""

@@ -1,0 +1,41 @@
+"""An older PostgreSQL store brought up to `SCHEMA_VERSION` when it is opened: in one transaction
+under the writer lock, every step in order or none (a failed or killed migration leaves the store
+at its old version, readable by the hopgraph that wrote it).
+
+- 2: the keyword index of the embedded store's own terms (keywords.sql). Version 1 ranked keywords
+  over PostgreSQL's English full text: the generated `words`/`n_words` columns, their GIN index and
+  a postings table of `tsvector` lexemes go, and the new postings are written from every chunk's
+  text (at a million chunks, minutes; nothing else is rewritten).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hopgraph.store.postgres import keywords
+from hopgraph.store.postgres.connection import SCHEMA_VERSION, PgDatabase, Transaction, run_script, stored_version
+
+
+def _keyword_index(db: PgDatabase) -> None:
+    db.execute("DROP TABLE IF EXISTS postings, chunk_stats")
+    db.execute("ALTER TABLE chunks DROP COLUMN IF EXISTS words, DROP COLUMN IF EXISTS n_words")  # and their index
+    db.execute("DROP FUNCTION IF EXISTS hopgraph_word_count(tsvector)")
+    run_script(db, "keywords.sql")
+    keywords.write_postings(db, 0, keys_after=True)
+
+
+MIGRATIONS: list[tuple[int, Callable[[PgDatabase], None]]] = [(2, _keyword_index)]
+
+
+def upgrade(db: PgDatabase, url: str, lock_timeout: float) -> int | None:
+    """Migrate the store if it is older than this hopgraph; the version it had (None: no store)."""
+    version = stored_version(db, url)
+    if version is None or version >= SCHEMA_VERSION:
+        return version
+    with Transaction(db, url, lock_timeout):
+        version = stored_version(db, url) or 0  # another process may have migrated it meanwhile
+        for reached, step in MIGRATIONS:
+            if reached > version:
+                step(db)
+        db.execute("UPDATE hopgraph_schema SET version = ?", (max(version, SCHEMA_VERSION),))
+    return version
