@@ -25,6 +25,7 @@ from hopgraph.retrieval.stages import top_rows
 from hopgraph.retrieval.vector_search import ExactSearch
 from hopgraph.store import open_store
 from hopgraph.store.postgres.store import vector_index_name
+from hopgraph.text.bm25 import keyword_terms
 
 
 def local_server(root: Path) -> str:
@@ -92,7 +93,7 @@ def measure_postgres(url: str, model: str, queries: int) -> dict:
         store.vector_links(probe, model, 2, 5)
         one_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        store.keyword_ranks(" ".join(index.table.texts[row_of_question].split()[:6]), 5)
+        store.keyword_ranks(keyword_terms(" ".join(index.table.texts[row_of_question].split()[:6])), 5)
         words_ms.append((time.perf_counter() - started) * 1000)
     row["hnsw_vector_search"] = _ms(vector_ms) | {"recall_at_10": round(float(np.mean(
         [len(f & t) / 10 for f, t in zip(found, truth, strict=True)])), 4)}
