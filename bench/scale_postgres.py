@@ -25,7 +25,6 @@ from hopgraph.retrieval.stages import top_rows
 from hopgraph.retrieval.vector_search import ExactSearch
 from hopgraph.store import open_store
 from hopgraph.store.postgres.store import vector_index_name
-from hopgraph.text.bm25 import keyword_terms
 
 
 def local_server(root: Path) -> str:
@@ -63,6 +62,8 @@ def server_memory_mb() -> float:
 
 
 def measure_postgres(url: str, model: str, queries: int) -> dict:
+    from hopgraph.text.bm25 import keyword_terms  # here: bench/pg_keywords.py imports this module under older checkouts
+
     store = open_store(url, create=False)
     db = store._db
     row: dict = {"disk_mb": round(float(db.execute(
