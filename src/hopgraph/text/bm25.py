@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import bm25s
@@ -25,9 +25,15 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s's own default pattern, so queries
 _STOPWORDS = frozenset(STOPWORDS_EN)
 
 
-@cache
+_PER_THREAD = threading.local()
+
+
 def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
+    """This thread's stemmer: PyStemmer says one instance serves one thread at a time (a server
+    tokenises questions on many)."""
+    if not hasattr(_PER_THREAD, "stemmer"):
+        _PER_THREAD.stemmer = Stemmer.Stemmer("english")
+    return _PER_THREAD.stemmer
 
 
 def keyword_terms(text: str) -> list[str]:
