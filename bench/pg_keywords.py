@@ -105,7 +105,7 @@ def against_bm25s(store: Any, questions: list[str], exact: list[list[int]]) -> d
         scores = index.scores(question)
         embedded = [int(ids[r]) for r in top_rows(scores, 100) if scores[r] > 0]
         same.append(embedded == in_sql[:100])
-        overlap.append(len(set(embedded) & set(in_sql[:100])) / max(1, len(embedded)))
+        overlap.append(len(set(embedded) & set(in_sql[:100])) / len(embedded) if embedded else float(not in_sql))
     # bm25s adds float32 scores: a near-tie may order differently from PostgreSQL's float8 sum
     return {"same_top100_order": round(float(np.mean(same)), 4), "top100_overlap": round(float(np.mean(overlap)), 4)}
 

@@ -14,6 +14,7 @@ import json
 import re
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import bm25s
@@ -36,12 +37,19 @@ def _stemmer() -> Stemmer.Stemmer:
     return _PER_THREAD.stemmer
 
 
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    """A word's stem, remembered: text repeats its words (Zipf), and one call a word costs a third
+    of an index run's tokenising (bench/pg_keywords.py)."""
+    return _stemmer().stemWord(word)
+
+
 def keyword_terms(text: str) -> list[str]:
     """The text's BM25 terms, in order and repeated as often as they occur: exactly the tokens
     `bm25s.tokenize(…, stopwords="en", stemmer=…)` gives it (lower-cased, `\\w\\w+` words, bm25s's
     English stopwords dropped before stemming, PyStemmer English). A text's BM25 length is their
     number; a store that ranks keywords itself (PostgreSQL) indexes and queries these."""
-    return _stemmer().stemWords([w for w in _TOKEN.findall(text.lower()) if w not in _STOPWORDS])
+    return [_stem(w) for w in _TOKEN.findall(text.lower()) if w not in _STOPWORDS]
 
 
 class KeywordIndex:
