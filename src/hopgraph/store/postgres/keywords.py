@@ -37,7 +37,7 @@ RANK = f"""
     read AS (SELECT a.times, k.df, p.chunk_id, p.tf, p.length
              FROM asked a JOIN keyword_terms k USING (term)
              CROSS JOIN LATERAL (SELECT chunk_id, tf, length FROM postings p WHERE p.term = a.term
-                                 ORDER BY p.impact DESC LIMIT %(per_term)s) p)
+                                 ORDER BY p.impact DESC, p.chunk_id LIMIT %(per_term)s) p)
     SELECT r.chunk_id, sum(r.times * ln(1 + (s.n - r.df + 0.5) / (r.df + 0.5))
                            * r.tf / (r.tf + {K1} * ({1 - B} + {B} * r.length / s.mean))) AS score
     FROM read r, stats s GROUP BY r.chunk_id ORDER BY score DESC, r.chunk_id LIMIT %(top)s"""

@@ -10,8 +10,9 @@ CREATE TABLE postings (
     length   INTEGER NOT NULL,
     impact   REAL NOT NULL
 );
--- A question reads each term's best postings from the front of this index (INCLUDE: without the table).
-CREATE INDEX postings_impact ON postings(term, impact DESC) INCLUDE (chunk_id, tf, length);
+-- A question reads each term's best postings from the front of this index (INCLUDE: without the
+-- table); equal impacts in chunk order, so a cut inside a run of them is the same on every store.
+CREATE INDEX postings_impact ON postings(term, impact DESC, chunk_id) INCLUDE (tf, length);
 CREATE INDEX postings_chunk ON postings(chunk_id);  -- a chunk's deletion finds its postings
 -- How many chunks hold each term (BM25's document frequency), and how many chunks and terms there are.
 CREATE TABLE keyword_terms (term TEXT PRIMARY KEY, df BIGINT NOT NULL);
