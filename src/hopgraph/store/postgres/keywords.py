@@ -28,7 +28,7 @@ from hopgraph.store.postgres.connection import PgDatabase
 from hopgraph.text.bm25 import keyword_terms
 
 K1, B = 1.5, 0.75  # bm25s's defaults, which text/bm25.py's KeywordIndex uses
-POSTINGS_PER_TERM = 5_000  # at 100k chunks: 24 / 71 ms p50 / p95, 0.92 of the exact top 10 (docs/BENCHMARKS.md)
+POSTINGS_PER_TERM = 5_000  # at 100k chunks: 26 / 84 ms p50 / p95, 0.92 of the exact top 10 (docs/BENCHMARKS.md)
 BATCH_CHUNKS = 20_000  # chunk texts read, counted and COPYed at a time
 
 RANK = f"""
