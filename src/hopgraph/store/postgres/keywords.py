@@ -9,12 +9,14 @@ triggers. A question's terms are passed as a `text[]`.
 
 The score is the embedded one — Lucene BM25, k1 1.5, b 0.75: idf ln(1 + (N − df + 0.5)/(df + 0.5))
 times tf/(tf + k1·(1 − b + b·length/mean length)), a term asked twice counted twice (bm25s sums a
-query's tokens) — but only over each question term's `per_term` best postings, read from the front
-of the (term, impact) index: the work is bounded per term, not grown with the store. A posting's
-`impact` is the tf part at the mean length of the run that wrote it (the mean drifts as the store
-grows; the score itself uses today's). Exact for a term in at most `per_term` chunks; for a
-commoner term, the chunks it weighs least in are left out (docs/BENCHMARKS.md, issue 24, measures
-what that costs and why POSTINGS_PER_TERM).
+query's tokens) — with the work bounded per term, not grown with the store: each question term's
+`per_term` best postings are read from the front of the (term, impact) index and summed, and the
+`RESCORED` best chunks by those partial sums are scored again exactly, from their own postings of
+every question term (the (chunk, term) index). A posting's `impact` is the tf part at the mean
+length of the run that wrote it (the mean drifts as the store grows; the score uses today's).
+Exact when every question term is in at most `per_term` chunks; otherwise a chunk that is in no
+term's best postings is missed (docs/BENCHMARKS.md, issue 24, measures what that costs and why
+these bounds).
 """
 
 from __future__ import annotations
@@ -28,19 +30,22 @@ from hopgraph.store.postgres.connection import PgDatabase
 from hopgraph.text.bm25 import keyword_terms
 
 K1, B = 1.5, 0.75  # bm25s's defaults, which text/bm25.py's KeywordIndex uses
-POSTINGS_PER_TERM = 5_000  # at 100k chunks: 26 / 84 ms p50 / p95, 0.92 of the exact top 10 (docs/BENCHMARKS.md)
+POSTINGS_PER_TERM = 2_000  # with RESCORED 1,000, at 100k chunks: 0.99 of the exact top 10 (docs/BENCHMARKS.md)
+RESCORED = 1_000  # the best candidates by their partial sums, scored again over all of their terms
 BATCH_CHUNKS = 20_000  # chunk texts read, counted and COPYed at a time
 
 RANK = f"""
-    WITH asked AS (SELECT term, count(*) AS times FROM unnest(%(terms)s::text[]) AS term GROUP BY term),
-    stats AS (SELECT chunks::float8 AS n, words::float8 / greatest(chunks, 1) AS mean FROM chunk_stats),
-    read AS (SELECT a.times, k.df, p.chunk_id, p.tf, p.length
-             FROM asked a JOIN keyword_terms k USING (term)
-             CROSS JOIN LATERAL (SELECT chunk_id, tf, length FROM postings p WHERE p.term = a.term
-                                 ORDER BY p.impact DESC, p.chunk_id LIMIT %(per_term)s) p)
-    SELECT r.chunk_id, sum(r.times * ln(1 + (s.n - r.df + 0.5) / (r.df + 0.5))
-                           * r.tf / (r.tf + {K1} * ({1 - B} + {B} * r.length / s.mean))) AS score
-    FROM read r, stats s GROUP BY r.chunk_id ORDER BY score DESC, r.chunk_id LIMIT %(top)s"""
+    WITH stats AS (SELECT chunks::float8 AS n, words::float8 / greatest(chunks, 1) AS mean FROM chunk_stats),
+    asked AS (SELECT term, count(*) AS times FROM unnest(%(terms)s::text[]) AS term GROUP BY term),
+    weighed AS (SELECT a.term, a.times * ln(1 + (s.n - k.df + 0.5) / (k.df + 0.5)) AS weight
+                FROM asked a JOIN keyword_terms k USING (term), stats s),
+    read AS (SELECT p.chunk_id, w.weight * p.tf / (p.tf + {K1} * ({1 - B} + {B} * p.length / s.mean)) AS part
+             FROM weighed w CROSS JOIN LATERAL (SELECT chunk_id, tf, length FROM postings p WHERE p.term = w.term
+                                                ORDER BY p.impact DESC, p.chunk_id LIMIT %(per_term)s) p, stats s),
+    candidates AS (SELECT chunk_id FROM read GROUP BY chunk_id ORDER BY sum(part) DESC, chunk_id LIMIT %(rescored)s)
+    SELECT c.chunk_id, sum(w.weight * p.tf / (p.tf + {K1} * ({1 - B} + {B} * p.length / s.mean))) AS score
+    FROM candidates c CROSS JOIN weighed w JOIN postings p ON p.chunk_id = c.chunk_id AND p.term = w.term, stats s
+    GROUP BY c.chunk_id ORDER BY score DESC, c.chunk_id LIMIT %(top)s"""
 
 
 def rank(db: PgDatabase, terms: Sequence[str], top: int, per_term: int = POSTINGS_PER_TERM) -> list[tuple[int, float]]:
@@ -48,7 +53,8 @@ def rank(db: PgDatabase, terms: Sequence[str], top: int, per_term: int = POSTING
     id); [] for no terms (a question of stopwords) or none the store holds."""
     if not terms:
         return []
-    rows = db.connection.execute(RANK, {"terms": list(terms), "top": top, "per_term": per_term}).fetchall()
+    rows = db.connection.execute(RANK, {"terms": list(terms), "top": top, "per_term": per_term,
+                                        "rescored": max(top, RESCORED)}).fetchall()
     return [(int(chunk), float(score)) for chunk, score in rows]
 
 

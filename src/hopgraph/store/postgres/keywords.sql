@@ -13,7 +13,8 @@ CREATE TABLE postings (
 -- A question reads each term's best postings from the front of this index (INCLUDE: without the
 -- table); equal impacts in chunk order, so a cut inside a run of them is the same on every store.
 CREATE INDEX postings_impact ON postings(term, impact DESC, chunk_id) INCLUDE (tf, length);
-CREATE INDEX postings_chunk ON postings(chunk_id);  -- a chunk's deletion finds its postings
+-- A candidate's postings of the question's terms, for its exact score; a chunk's deletion finds its postings.
+CREATE INDEX postings_chunk ON postings(chunk_id, term) INCLUDE (tf, length);
 -- How many chunks hold each term (BM25's document frequency), and how many chunks and terms there are.
 CREATE TABLE keyword_terms (term TEXT PRIMARY KEY, df BIGINT NOT NULL);
 CREATE TABLE chunk_stats (chunks BIGINT NOT NULL, words BIGINT NOT NULL);
