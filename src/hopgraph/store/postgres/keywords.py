@@ -34,18 +34,20 @@ POSTINGS_PER_TERM = 2_000  # with RESCORED 1,000, at 100k chunks: 0.99 of the ex
 RESCORED = 1_000  # the best candidates by their partial sums, scored again over all of their terms
 BATCH_CHUNKS = 20_000  # chunk texts read, counted and COPYed at a time
 
+_TF_PART = f"p.tf / (p.tf + {K1} * ({1 - B} + {B} * p.length / s.mean))"  # float8 throughout
 RANK = f"""
-    WITH stats AS (SELECT chunks::float8 AS n, words::float8 / greatest(chunks, 1) AS mean FROM chunk_stats),
+    WITH stats AS (SELECT chunks::float8 AS n, words::float8 / greatest(chunks, 1) AS mean FROM chunk_stats LIMIT 1),
     asked AS (SELECT term, count(*) AS times FROM unnest(%(terms)s::text[]) AS term GROUP BY term),
     weighed AS (SELECT a.term, a.times * ln(1 + (s.n - k.df + 0.5) / (k.df + 0.5)) AS weight
                 FROM asked a JOIN keyword_terms k USING (term), stats s),
-    read AS (SELECT p.chunk_id, w.weight * p.tf / (p.tf + {K1} * ({1 - B} + {B} * p.length / s.mean)) AS part
+    read AS (SELECT p.chunk_id, w.weight * {_TF_PART} AS part
              FROM weighed w CROSS JOIN LATERAL (SELECT chunk_id, tf, length FROM postings p WHERE p.term = w.term
                                                 ORDER BY p.impact DESC, p.chunk_id LIMIT %(per_term)s) p, stats s),
     candidates AS (SELECT chunk_id FROM read GROUP BY chunk_id ORDER BY sum(part) DESC, chunk_id LIMIT %(rescored)s)
-    SELECT c.chunk_id, sum(w.weight * p.tf / (p.tf + {K1} * ({1 - B} + {B} * p.length / s.mean))) AS score
-    FROM candidates c CROSS JOIN weighed w JOIN postings p ON p.chunk_id = c.chunk_id AND p.term = w.term, stats s
-    GROUP BY c.chunk_id ORDER BY score DESC, c.chunk_id LIMIT %(top)s"""
+    SELECT c.chunk_id, x.score FROM candidates c CROSS JOIN LATERAL (
+        SELECT sum(w.weight * {_TF_PART}) AS score
+        FROM weighed w JOIN postings p ON p.chunk_id = c.chunk_id AND p.term = w.term, stats s) x
+    ORDER BY x.score DESC, c.chunk_id LIMIT %(top)s"""
 
 
 def rank(db: PgDatabase, terms: Sequence[str], top: int, per_term: int = POSTINGS_PER_TERM) -> list[tuple[int, float]]:
