@@ -1,8 +1,7 @@
 """PostgreSQL against the embedded store: both-found and the same top 5 per question, and the time per query.
 
     .venv/bin/python bench/parity.py [--data-dir ../shared/data] [--pg URL] [--seed-dir DIR]
-                                     [--rankings bm25_matched,ts_rank_cd]
-                                     [--out bench/results/parity.json]
+                                     [--sets hotpotqa,2wiki] [--out bench/results/parity.json]
 
 For each shared pool (HotpotQA 200, 2Wiki 500, titled) the corpus is indexed into a fresh SQLite
 file and a fresh PostgreSQL schema (a local server from the `pgserver` wheel unless `--pg` names
@@ -14,13 +13,13 @@ built anew in both. Then:
   snapshot) and the PostgreSQL store with retrieval served from the database (`search_in =
   "database"`, retrieval/database_index.py: pgvector and SQL keyword ranking, nothing local) answer
   every question; both-found at top 5 of each, the difference, and "same" (the questions whose top 5
-  chunks, by text and title, in order, are equal), once per SQL keyword ranking (`--rankings`:
-  BM25 over the full-text matches, `ts_rank_cd`);
+  chunks, by text and title, in order, are equal), over the whole set and by held-out half (A/B,
+  eval/halves.py: the halves of `hopgraph eval --half`);
 - the reference lab's one-statement retrieval (store/postgres/search.py `vector_links`: 2 vector
   seeds by the HNSW index, then the chunks they link to, top 5) against the same rule in numpy
   over the exact vectors: a difference is the ANN's (HNSW recall);
-- keyword search: how many of the embedded BM25's top 5 PostgreSQL full text also ranks top 5,
-  ranked by BM25 computed in SQL and by PostgreSQL's `ts_rank_cd`.
+- keyword search: how many of the embedded BM25's top 5 the SQL BM25 (store/postgres/keywords.py,
+  over the same terms) also ranks top 5.
 
 Times are per query, in this process, p50 and p95 in ms.
 """
@@ -43,10 +42,11 @@ import numpy as np
 
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
+from hopgraph.eval.halves import HALVES, half_of
 from hopgraph.eval.questions import Question
 from hopgraph.eval.retrieval import build_index, load_eval_set, score_retrieval
-from hopgraph.retrieval.database_index import DatabaseKeywords
 from hopgraph.store import open_store
+from hopgraph.text.bm25 import keyword_terms
 
 SETS = {"hotpotqa": ("hotpotqa/hotpotqa_200.json", "hotpotqa_titled.db"),
         "2wiki": ("2wikimultihopqa/2wiki_dev_500.json", "2wiki_titled.db")}
@@ -99,41 +99,46 @@ def vector_links_numpy(hg: HopGraph, query: np.ndarray) -> list[int]:
     return [int(index.table.ids[r]) for r in [*seeds, *hops][:TOP]]
 
 
-def compare_methods(embedded: HopGraph, served: HopGraph, questions: list[Question],
-                    rankings: list[str]) -> dict[str, Any]:
-    """Per method: both-found of the embedded store and of the database-served one under each SQL
-    keyword ranking, questions alternating between the two (so both see the same machine load)."""
-    index = served.search_index
-    assert index.origin == "database", index.origin  # nothing local: the path this bench measures
+def compare_methods(embedded: HopGraph, served: HopGraph, questions: list[Question]) -> dict[str, Any]:
+    """Per method: both-found of the embedded store and of the database-served one, over the set and
+    by half, questions alternating between the two (so both see the same machine load)."""
+    assert served.search_index.origin == "database", served.search_index.origin  # nothing local
     out: dict[str, Any] = {}
     for method in METHODS:
-        row: dict[str, Any] = {"of": len(questions)}
-        for ranking in rankings:
-            index.keyword = DatabaseKeywords(served.store, index.row_of_chunk, ranking)
-            found_embedded, found_served, same, ms_embedded, ms_served, differences = 0.0, 0.0, 0, [], [], []
-            for question in questions:
-                a = timed(lambda q=question.text, m=method: top_of(embedded, q, m), ms_embedded)
-                b = timed(lambda q=question.text, m=method: top_of(served, q, m), ms_served)
-                found_embedded += both_found(question, a)
-                found_served += both_found(question, b)
-                same += a == b
-                if a != b:
-                    differences.append(question.text)
-            row["both_found_sqlite"] = round(found_embedded / len(questions), 4)
-            row["ms_sqlite"] = percentiles(ms_embedded)
-            row[ranking] = {"both_found": round(found_served / len(questions), 4),
-                            "difference": round((found_served - found_embedded) / len(questions), 4),
-                            "same": same, "ms": percentiles(ms_served), "different": differences[:10]}
+        found: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+        ms: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+        same, differences = [], []
+        for question in questions:
+            a = timed(lambda q=question.text, m=method: top_of(embedded, q, m), ms["sqlite"])
+            b = timed(lambda q=question.text, m=method: top_of(served, q, m), ms["postgres"])
+            found["sqlite"].append(both_found(question, a))
+            found["postgres"].append(both_found(question, b))
+            same.append(a == b)
+            if a != b:
+                differences.append(question.text)
+        row = summary(questions, found, same) | {"ms_sqlite": percentiles(ms["sqlite"]),
+                                                 "ms_postgres": percentiles(ms["postgres"]),
+                                                 "different": differences[:10]}
+        row["halves"] = {}
+        for half in HALVES:  # the question-id halves of `hopgraph eval --half`
+            at = [i for i, q in enumerate(questions) if half_of(q.id) == half]
+            row["halves"][half] = summary([questions[i] for i in at], {k: [v[i] for i in at] for k, v in found.items()},
+                                          [same[i] for i in at])
         out[method] = row
     return out
 
 
+def summary(questions: list[Question], found: dict[str, list[float]], same: list[bool]) -> dict[str, Any]:
+    n = max(1, len(questions))
+    embedded, served = sum(found["sqlite"]) / n, sum(found["postgres"]) / n
+    return {"of": len(questions), "both_found_sqlite": round(embedded, 4), "both_found_postgres": round(served, 4),
+            "difference": round(served - embedded, 4), "same": sum(same)}
+
+
 def compare_sql(embedded: HopGraph, shared: HopGraph, questions: list[str]) -> dict[str, Any]:
-    """The one-statement retrieval against numpy, and full text against BM25."""
+    """The one-statement retrieval against numpy, and BM25 in SQL against bm25s."""
     model = shared.embedder.name
-    same, ms_sql, ms_vector, differences = 0, [], [], []
-    overlap: dict[str, list[float]] = {"bm25": [], "ts_rank_cd": []}
-    ms_text: dict[str, list[float]] = {"bm25": [], "ts_rank_cd": []}
+    same, ms_sql, ms_vector, ms_words, overlap, differences = 0, [], [], [], [], []
     for question in questions:
         query = shared.embedder.embed([question])[0]
         in_sql = timed(lambda q=query: shared.store.vector_links(q, model, SEEDS, TOP), ms_sql)
@@ -144,19 +149,18 @@ def compare_sql(embedded: HopGraph, shared: HopGraph, questions: list[str]) -> d
                                 "seeds_differ": {c for c, step, _ in in_sql if step == 0} != set(in_numpy[:SEEDS])})
         timed(lambda q=query: shared.store.vector_links(q, model, TOP, TOP), ms_vector)
         scores = embedded.search_index.keyword.scores(question)
-        bm25 = {int(embedded.search_index.table.ids[r]) for r in np.argsort(-scores, kind="stable")[:TOP]
+        bm25 = {embedded.search_index.table.texts[r] for r in np.argsort(-scores, kind="stable")[:TOP]
                 if scores[r] > 0}
-        for ranking in overlap:
-            words = timed(lambda q=question, r=ranking: shared.store.keyword_ranks(q, TOP, r), ms_text[ranking])
-            overlap[ranking].append(len(bm25 & {chunk for chunk, _ in words}) / max(1, len(bm25)))
+        words = timed(lambda q=question: shared.store.keyword_ranks(keyword_terms(q), TOP), ms_words)
+        texts = shared.store.chunk_texts([chunk for chunk, _ in words])
+        overlap.append(len(bm25 & set(texts.values())) / max(1, len(bm25)))
     return {"vector_links": {"same": same, "of": len(questions), "seeds": SEEDS, "top": TOP, "different": differences,
                              "ms_one_statement": percentiles(ms_sql), "ms_vector_only": percentiles(ms_vector)},
-            "full_text_vs_bm25_top5_overlap": {r: round(float(np.mean(v)), 3) for r, v in overlap.items()},
-            "ms_full_text": {r: percentiles(v) for r, v in ms_text.items()}}
+            "sql_bm25_vs_bm25s_top5_overlap": round(float(np.mean(overlap)), 3),
+            "ms_sql_bm25": percentiles(ms_words)}
 
 
-def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, work: Path,
-            rankings: list[str]) -> dict[str, Any]:
+def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, work: Path) -> dict[str, Any]:
     data, seed_file = SETS[name]
     settings = Settings()
     qa = load_eval_set(data_dir / data, None, None, str(work / f"{name}.db"), settings)
@@ -176,7 +180,7 @@ def run_set(name: str, data_dir: Path, base_url: str, seed_dir: Path | None, wor
         index["postgres"]["served_index_parts"] = {k: round(v, 3) for k, v in loads.items()}
         questions = [q.text for q in qa.questions]
         result = {"questions": len(questions), "paragraphs": len(qa.docs), "seeded_vectors": seeded,
-                  "index": index, "methods": compare_methods(embedded, shared, qa.questions, rankings),
+                  "index": index, "methods": compare_methods(embedded, shared, qa.questions),
                   "in_database": compare_sql(embedded, shared, questions)}
     return result
 
@@ -203,24 +207,23 @@ def local_server(root: Path) -> str:
     return pgserver.get_server(root, cleanup_mode="stop").get_uri()
 
 
-def print_table(results: dict[str, Any], rankings: list[str]) -> None:
-    print(f"{'set':10} {'method':20} {'ranking':13} {'sqlite both':>11} {'pg both':>8} {'diff':>7} "
+def print_table(results: dict[str, Any]) -> None:
+    print(f"{'set':10} {'method':20} {'half':4} {'sqlite both':>11} {'pg both':>8} {'diff':>7} "
           f"{'same':>9} {'sqlite p50/p95':>16} {'pg p50/p95':>16}")
     for name, result in results.items():
         for method, row in result["methods"].items():
-            for ranking in rankings:
-                pg = row[ranking]
-                print(f"{name:10} {method:20} {ranking:13} {row['both_found_sqlite']:>11} {pg['both_found']:>8} "
-                      f"{pg['difference']:>+7.3f} {pg['same']:>4} of {row['of']:<3} "
-                      f"{row['ms_sqlite']['p50']:>7}/{row['ms_sqlite']['p95']:<7} "
-                      f"{pg['ms']['p50']:>7}/{pg['ms']['p95']}")
+            for half, part in [("all", row), *row["halves"].items()]:
+                times = (f"{row['ms_sqlite']['p50']:>7}/{row['ms_sqlite']['p95']:<7} "
+                         f"{row['ms_postgres']['p50']:>7}/{row['ms_postgres']['p95']}") if half == "all" else ""
+                print(f"{name:10} {method:20} {half:4} {part['both_found_sqlite']:>11} "
+                      f"{part['both_found_postgres']:>8} {part['difference']:>+7.3f} {part['same']:>4} of "
+                      f"{part['of']:<3} {times}")
         sql = result["in_database"]
         vl = sql["vector_links"]
         print(f"{name:10} {'one SQL statement':22} {vl['same']:>5} of {vl['of']:<4} "
               f"(vs numpy) {vl['ms_one_statement']['p50']} ms; vector only {vl['ms_vector_only']['p50']} ms")
-        for ranking, share in sql["full_text_vs_bm25_top5_overlap"].items():
-            print(f"{name:10} {'SQL ' + ranking + ' vs bm25s':22} top-5 overlap {share} "
-                  f"({sql['ms_full_text'][ranking]['p50']} ms)")
+        print(f"{name:10} {'SQL BM25 vs bm25s':22} top-5 overlap {sql['sql_bm25_vs_bm25s_top5_overlap']} "
+              f"({sql['ms_sql_bm25']['p50']} / {sql['ms_sql_bm25']['p95']} ms)")
 
 
 def main() -> None:
@@ -229,16 +232,13 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL (default: a local pgserver in a temporary folder)")
     parser.add_argument("--seed-dir", type=Path, help="SQLite stores to copy embeddings and readings from")
     parser.add_argument("--sets", default="hotpotqa,2wiki")
-    parser.add_argument("--rankings", default="bm25_matched,ts_rank_cd",
-                        help="SQL keyword rankings of the database-served path (store/postgres/search.py)")
     parser.add_argument("--out", type=Path, default=Path("bench/results/parity.json"))
     args = parser.parse_args()
-    rankings = args.rankings.split(",")
     with tempfile.TemporaryDirectory(prefix="hopgraph-parity-", dir="/tmp") as work:
         base = args.pg or local_server(Path(work) / "pg")
-        results = {name: run_set(name, args.data_dir, base, args.seed_dir, Path(work), rankings)
+        results = {name: run_set(name, args.data_dir, base, args.seed_dir, Path(work))
                    for name in args.sets.split(",")}
-    print_table(results, rankings)
+    print_table(results)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"wrote {args.out}")

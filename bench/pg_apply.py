@@ -38,7 +38,7 @@ from scale import MODEL, Corpus, corpus_upserts, synthetic_graph
 # The step a statement belongs to: the first pattern its text matches.
 STEPS = [("commit", r"^COMMIT"), ("hnsw build", r"USING hnsw"), ("chunk rows", r"(INSERT INTO|COPY) chunks"),
          ("keys dropped and built", r"(DROP|CREATE) (UNIQUE )?INDEX|(DROP|ADD) CONSTRAINT|FROM pg_(constraint|index)"),
-         ("postings", r"(INSERT INTO|COPY) postings|chunk_stats"),
+         ("postings", r"(INSERT INTO|COPY) postings|chunk_stats|keyword_terms|SELECT id, text FROM chunks"),
          ("names/mentions/links/abouts", r"(INSERT INTO|COPY|DELETE FROM) (names|mentions|links|abouts)"),
          ("chunk table read", r"FROM chunks c\s+JOIN documents"), ("documents", r"documents")]
 

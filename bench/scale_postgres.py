@@ -62,6 +62,8 @@ def server_memory_mb() -> float:
 
 
 def measure_postgres(url: str, model: str, queries: int) -> dict:
+    from hopgraph.text.bm25 import keyword_terms  # here: bench/pg_keywords.py imports this module under older checkouts
+
     store = open_store(url, create=False)
     db = store._db
     row: dict = {"disk_mb": round(float(db.execute(
@@ -92,7 +94,7 @@ def measure_postgres(url: str, model: str, queries: int) -> dict:
         store.vector_links(probe, model, 2, 5)
         one_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        store.keyword_ranks(" ".join(index.table.texts[row_of_question].split()[:6]), 5)
+        store.keyword_ranks(keyword_terms(" ".join(index.table.texts[row_of_question].split()[:6])), 5)
         words_ms.append((time.perf_counter() - started) * 1000)
     row["hnsw_vector_search"] = _ms(vector_ms) | {"recall_at_10": round(float(np.mean(
         [len(f & t) / 10 for f, t in zip(found, truth, strict=True)])), 4)}

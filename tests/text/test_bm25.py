@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import bm25s
 import numpy as np
 import pytest
+import Stemmer
 from testkit import TINY_CORPUS
 
-from hopgraph.text.bm25 import KeywordIndex
+from hopgraph.text.bm25 import KeywordIndex, keyword_terms
 
 TEXTS = [doc.text for doc in TINY_CORPUS]
 TITLES = [doc.title for doc in TINY_CORPUS]
@@ -81,3 +83,15 @@ def test_empty_index_gives_zero_length_scores() -> None:
 def test_index_of_stopword_only_texts_scores_all_zero() -> None:
     keyword = KeywordIndex(["To be or not to be", "As it is, and as it was"])
     assert keyword.scores("hamlet").tolist() == [0.0, 0.0]
+
+
+TRICKY = ["Greenwich Village's best-selling author, born 1965 — in São Paulo!", "The of a and it", "",
+          "Films, filming and filmed: FILM film_making x y 42 4.2", "naïve café résumés; l'été"]
+
+
+@pytest.mark.parametrize("text", [*TEXTS, *TRICKY])
+def test_keyword_terms_are_the_tokens_bm25s_indexes(text: str) -> None:
+    """A store that ranks keywords itself indexes these: they must be bm25s's, term for term."""
+    tokens = bm25s.tokenize([text], stopwords="en", stemmer=Stemmer.Stemmer("english"), show_progress=False)
+    words = {i: term for term, i in tokens.vocab.items()}
+    assert keyword_terms(text) == [words[i] for i in tokens.ids[0]]

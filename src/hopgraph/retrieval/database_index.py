@@ -6,11 +6,10 @@ chunks itself (store/base.py `RankingStore`: PostgreSQL) keeps the two big parts
 
 - vectors are ranked by pgvector in SQL (`nearest_chunks`): an exact scan below `exact_below`
   chunks, the HNSW index above (docs/BENCHMARKS.md, "Retrieval served from PostgreSQL");
-- keywords are ranked in SQL by BM25 over the chunks PostgreSQL's full-text search finds
-  (`keyword_ranks` "bm25_matched": the `words` GIN index finds the chunks holding a question word,
-  their own `tsvector`s give the counts), the embedded store's formula without the postings table,
-  whose BM25 reads ~20 s a query at a million chunks; `ts_rank_cd` is faster and has no IDF
-  (both measured in docs/BENCHMARKS.md).
+- keywords are ranked in SQL by the embedded store's BM25 over its own terms: the question is
+  tokenised here exactly as bm25s tokenises (text/bm25.py `keyword_terms`), and the store reads
+  each term's best postings from its keyword index (`keyword_ranks`, store/postgres/keywords.py),
+  a bounded read per term at any store size (docs/BENCHMARKS.md, issue 24).
 
 What is small stays in process, in the very structures a snapshot fills, so the name, link and
 PPR stages run unchanged: the chunk table's columns without texts (a text is read when a hit
@@ -31,22 +30,22 @@ from hopgraph.retrieval.index import SearchIndex, name_graph_fields
 from hopgraph.retrieval.lazy_table import lazy_table
 from hopgraph.retrieval.vector_search import DatabaseSearch
 from hopgraph.store.base import DocumentStore, RankingStore
+from hopgraph.text.bm25 import keyword_terms
 from hopgraph.text.embed import Embedder
 
-KEYWORD_DEPTH = 1000  # rows full-text search ranks per question: fusion looks at the top 100
-KEYWORD_RANKING = "bm25_matched"  # store/postgres/search.py KEYWORD_RANKINGS; chosen in docs/BENCHMARKS.md
+KEYWORD_DEPTH = 1000  # rows the database ranks per question: fusion looks at the top 100
 
 
 class DatabaseKeywords:
-    """One score per chunk row: the database's full-text rank for its best `KEYWORD_DEPTH` rows,
-    0 for every other row (a row not loaded yet, written since, is left out)."""
+    """One score per chunk row: the database's BM25 score for its best `KEYWORD_DEPTH` rows, 0 for
+    every other row (a row not loaded yet, written since, is left out)."""
 
-    def __init__(self, store: RankingStore, row_of: dict[int, int], ranking: str = KEYWORD_RANKING) -> None:
-        self.store, self.row_of, self.ranking = store, row_of, ranking
+    def __init__(self, store: RankingStore, row_of: dict[int, int]) -> None:
+        self.store, self.row_of = store, row_of
 
     def scores(self, query: str) -> np.ndarray:
         scores = np.zeros(len(self.row_of), dtype=np.float32)
-        for chunk, score in self.store.keyword_ranks(query, KEYWORD_DEPTH, self.ranking):
+        for chunk, score in self.store.keyword_ranks(keyword_terms(query), KEYWORD_DEPTH):
             row = self.row_of.get(chunk)
             if row is not None:
                 scores[row] = score
@@ -70,7 +69,7 @@ def load_database_index(store: DocumentStore, embedder: Embedder, exact_below: i
     exact = len(table) < exact_below
     nearest = functools.partial(_nearest, store, embedder.name, exact)
     return SearchIndex(table=table, vectors=np.zeros((0, 0), dtype=np.float32),
-                       keyword=DatabaseKeywords(store, row_of, KEYWORD_RANKING), **graph, embedder=embedder,
+                       keyword=DatabaseKeywords(store, row_of), **graph, embedder=embedder,
                        vector_search=DatabaseSearch(nearest, row_of), origin="database", generation=generation,
                        load_seconds={"columns": loaded - started, "graph": time.perf_counter() - loaded})
 

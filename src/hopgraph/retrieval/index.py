@@ -31,8 +31,8 @@ from hopgraph.text.tokens import count_tokens
 
 
 class KeywordSearch(Protocol):
-    """What ranks chunks by the question's words: BM25 in memory (text/bm25.py), or the database's
-    full-text search (retrieval/database_index.py)."""
+    """What ranks chunks by the question's words: BM25 in memory (text/bm25.py), or the same BM25
+    in the database (retrieval/database_index.py)."""
 
     def scores(self, query: str) -> np.ndarray:
         """One score per chunk row, 0 where no word of the query occurs."""

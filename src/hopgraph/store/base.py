@@ -182,7 +182,7 @@ class RouteStore(Protocol):
 
 @runtime_checkable
 class RankingStore(Protocol):
-    """A backend that ranks chunks itself (PostgreSQL: pgvector and full-text search), so a search
+    """A backend that ranks chunks itself (PostgreSQL: pgvector and a BM25 keyword index), so a search
     index can be served from it with nothing local (retrieval/database_index.py)."""
 
     def nearest_chunks(self, query: np.ndarray, model: str, k: int, exact: bool) -> list[tuple[int, float]]:
@@ -190,8 +190,9 @@ class RankingStore(Protocol):
         by the backend's ANN index."""
         ...
 
-    def keyword_ranks(self, question: str, top: int, ranking: str = "bm25") -> list[tuple[int, float]]:
-        """(chunk id, score) of the `top` chunks best matching the question's words, best first."""
+    def keyword_ranks(self, terms: Sequence[str], top: int) -> list[tuple[int, float]]:
+        """(chunk id, BM25 score) of the `top` chunks best matching the question's terms (text/bm25.py
+        `keyword_terms`: the embedded store's own tokens), best first."""
         ...
 
 

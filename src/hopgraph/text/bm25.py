@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import bm25s
@@ -22,6 +24,32 @@ from bm25s.stopwords import STOPWORDS_EN
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s's own default pattern, so queries match the index
 _STOPWORDS = frozenset(STOPWORDS_EN)
+
+
+_PER_THREAD = threading.local()
+
+
+def _stemmer() -> Stemmer.Stemmer:
+    """This thread's stemmer: PyStemmer says one instance serves one thread at a time (a server
+    tokenises questions on many)."""
+    if not hasattr(_PER_THREAD, "stemmer"):
+        _PER_THREAD.stemmer = Stemmer.Stemmer("english")
+    return _PER_THREAD.stemmer
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    """A word's stem, remembered: text repeats its words (Zipf), and one call a word costs a third
+    of an index run's tokenising (bench/pg_keywords.py)."""
+    return _stemmer().stemWord(word)
+
+
+def keyword_terms(text: str) -> list[str]:
+    """The text's BM25 terms, in order and repeated as often as they occur: exactly the tokens
+    `bm25s.tokenize(…, stopwords="en", stemmer=…)` gives it (lower-cased, `\\w\\w+` words, bm25s's
+    English stopwords dropped before stemming, PyStemmer English). A text's BM25 length is their
+    number; a store that ranks keywords itself (PostgreSQL) indexes and queries these."""
+    return [_stem(w) for w in _TOKEN.findall(text.lower()) if w not in _STOPWORDS]
 
 
 class KeywordIndex:
@@ -62,8 +90,7 @@ class KeywordIndex:
 
     def terms(self, query: str) -> list[str]:
         """The query's index terms (stemmed, stopwords and unknown words dropped)."""
-        words = [w for w in _TOKEN.findall(query.lower()) if w not in _STOPWORDS]
-        return [t for t in self._stemmer.stemWords(words) if t in self._vocab]
+        return [t for t in keyword_terms(query) if t in self._vocab]
 
     def scores(self, query: str) -> np.ndarray:
         """A BM25 score for every text (0 where no query term occurs)."""

@@ -120,7 +120,7 @@ def test_a_first_load_puts_back_every_key_and_index_that_it_drops(pg_url: str) -
     assert (keys(store), key_oids(store), count_rows(store, "chunks")) == (fresh, fresh_oids, 0)
     apply(store, DocumentChange(upserts=[FILM, AUTHOR]))
     built = key_oids(store)
-    assert keys(store) == fresh and len(built) == 12 and not set(built.values()) & set(fresh_oids.values())
+    assert keys(store) == fresh and len(built) == 11 and not set(built.values()) & set(fresh_oids.values())
     assert count_rows(store, "links") > 0 and count_rows(store, "postings") > 0
     apply(store, DocumentChange(withdrawn=[store.active_documents()[("src", "Adriana Trigiani")].id]))
     assert store._db.execute("SELECT count(*) FROM postings WHERE term = 'author'").fetchone()[0] == 0  # cascaded

@@ -13,8 +13,10 @@ from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.query.paths import find_paths
+from hopgraph.records.documents import Document
 from hopgraph.records.knowledge import KnowledgeGraph
 from hopgraph.store import open_store
+from hopgraph.text.bm25 import keyword_terms
 
 from ...query.test_paths import TWO_ROUTES, graph_of, routes
 
@@ -105,29 +107,48 @@ def test_vector_seeds_and_links_in_one_statement_match_numpy(tiny_pg: HopGraph, 
 
 
 def test_keyword_ranks_find_the_chunks_with_the_question_words(tiny_pg: HopGraph) -> None:
-    ranked = tiny_pg.store.keyword_ranks("Who directed the films?", top=10)
+    ranked = tiny_pg.store.keyword_ranks(keyword_terms("Who directed the films?"), top=10)
     texts = tiny_pg.store.chunk_texts([chunk for chunk, _ in ranked])
     assert ranked and all("direct" in texts[c].lower() or "film" in texts[c].lower() for c, _ in ranked)
     assert [rank for _, rank in ranked] == sorted((rank for _, rank in ranked), reverse=True)
 
 
-@pytest.mark.parametrize("question", ["American film producer", "author based in New York City", "stone tools"])
-def test_bm25_in_sql_ranks_as_the_embedded_bm25_does(tiny_pg: HopGraph, question: str) -> None:
-    """Same formula, same stemmer family (Snowball English), own tokenisers: the same order and
-    scores within a tenth where the texts have plain words."""
-    index = tiny_pg.search_index
-    embedded = index.keyword.scores(question)
-    expected = {int(index.table.ids[r]): float(embedded[r]) for r in np.flatnonzero(embedded > 0)}
-    in_sql = dict(tiny_pg.store.keyword_ranks(question, top=10))
-    assert sorted(in_sql, key=lambda c: -in_sql[c]) == sorted(expected, key=lambda c: -expected[c])
-    assert all(abs(in_sql[c] - expected[c]) <= 0.1 * expected[c] for c in expected)
+def embedded_ranking(hg: HopGraph, question: str) -> list[tuple[int, float]]:
+    """The in-process bm25s scores of the snapshot, as (chunk id, score), best first, ties by id."""
+    index = hg.search_index
+    scores = index.keyword.scores(question)
+    found = [(int(index.table.ids[r]), float(scores[r])) for r in np.flatnonzero(scores > 0)]
+    return sorted(found, key=lambda hit: (-hit[1], hit[0]))
 
 
 @pytest.mark.parametrize("question", ["American film producer", "author based in New York City", "stone tools",
-                                      "Who directed the films?", "the of a"])
-def test_bm25_over_the_full_text_matches_is_bm25_over_the_postings(tiny_pg: HopGraph, question: str) -> None:
-    """Document frequencies counted over the chunks full-text search finds are the postings' own."""
-    assert tiny_pg.store.keyword_ranks(question, 10, "bm25_matched") == tiny_pg.store.keyword_ranks(question, 10)
+                                      "Who directed the films?", "film film producer",  # a term asked twice
+                                      "Greenwich Village's best-selling author, 2014"])
+def test_bm25_in_sql_is_the_embedded_bm25(tiny_pg: HopGraph, question: str) -> None:
+    """The same terms and the same formula: the same chunks in the same order with the same scores
+    (to float32's precision, bm25s's), while every term has fewer postings than the per-term bound."""
+    expected = embedded_ranking(tiny_pg, question)
+    in_sql = tiny_pg.store.keyword_ranks(keyword_terms(question), top=100)
+    assert expected and [chunk for chunk, _ in in_sql] == [chunk for chunk, _ in expected]
+    assert [score for _, score in in_sql] == pytest.approx([score for _, score in expected], rel=1e-5)
+
+
+@pytest.mark.parametrize("question", ["the of a", "Was it in the? And if not, then there they will be.", "", "zyxwv"])
+def test_a_question_of_stopwords_or_unknown_words_ranks_nothing(tiny_pg: HopGraph, question: str) -> None:
+    assert tiny_pg.store.keyword_ranks(keyword_terms(question), top=10) == []
+
+
+def test_a_common_term_is_read_only_up_to_the_per_term_bound_best_impact_first(tiny_pg: HopGraph) -> None:
+    """One term in several chunks, one posting read: the chunk where it weighs most (one write, so
+    the impacts' mean length is the scores' own). Two terms, two postings each: at most four
+    candidates, each scored again over both terms, so exactly as in the full ranking."""
+    full = tiny_pg.store.keyword_ranks(["film"], top=100)
+    assert len(full) > 2
+    assert tiny_pg.store.keyword_ranks(["film"], top=100, per_term=1) == full[:1]
+    both = dict(tiny_pg.store.keyword_ranks(["film", "produc"], top=100))
+    bounded = tiny_pg.store.keyword_ranks(["film", "produc"], top=100, per_term=2)
+    assert len(both) > len(bounded) and len(bounded) <= 4
+    assert [score for _, score in bounded] == pytest.approx([both[chunk] for chunk, _ in bounded], rel=1e-9)
 
 
 @pytest.mark.parametrize("exact", [True, False])
@@ -146,13 +167,36 @@ def test_nearest_chunks_are_numpys_nearest_with_their_cosines(tiny_pg: HopGraph,
         assert [chunk for chunk, _ in found] == expected
 
 
-def test_postings_and_counts_follow_withdrawn_and_changed_documents(tiny_pg: HopGraph) -> None:
+def keyword_counts(db) -> tuple:
+    """What the counts say and what the postings and chunks hold."""
+    stored = db.execute("SELECT chunks, words FROM chunk_stats").fetchone()
+    actual = db.execute("SELECT (SELECT count(*) FROM chunks), (SELECT coalesce(sum(tf), 0) FROM postings)").fetchone()
+    df = db.execute("SELECT term, df FROM keyword_terms ORDER BY term").fetchall()
+    counted = db.execute("SELECT term, count(*) FROM postings GROUP BY term ORDER BY term").fetchall()
+    return tuple(stored), tuple(actual), [tuple(r) for r in df], [tuple(r) for r in counted]
+
+
+def test_removal_takes_its_postings_and_counts_and_the_ranking_follows(tiny_pg: HopGraph) -> None:
     db = tiny_pg.store._db
     gap = next(d for d in tiny_pg.store.active_documents().values() if d.title == "Gap Inc.")
-    assert any(c in tiny_pg.store.chunk_texts([c]) for c, _ in tiny_pg.store.keyword_ranks("clothing retailer", 5))
+    assert any(c in tiny_pg.store.chunk_texts([c]) for c, _ in tiny_pg.store.keyword_ranks(["cloth", "retail"], 5))
     tiny_pg.remove([str(gap.id)])
-    assert tiny_pg.store.keyword_ranks("clothing retailer", 5) == []
-    counted = db.execute("SELECT chunks, words FROM chunk_stats").fetchone()
-    actual = db.execute("SELECT count(*), coalesce(sum(n_words), 0) FROM chunks").fetchone()
-    assert tuple(counted) == tuple(actual) and counted[0] == len(TINY_CORPUS) - 1
+    assert tiny_pg.store.keyword_ranks(keyword_terms("clothing retailer"), 5) == []
+    stored, actual, df, counted = keyword_counts(db)
+    assert stored == actual and stored[0] == len(TINY_CORPUS) - 1 and df == counted
     assert db.execute("SELECT count(*) FROM postings WHERE chunk_id NOT IN (SELECT id FROM chunks)").fetchone()[0] == 0
+    for question in ["American film producer", "a San Francisco company", "Who directed the films?"]:
+        expected = embedded_ranking(tiny_pg, question)  # the snapshot is built again over what is left
+        in_sql = tiny_pg.store.keyword_ranks(keyword_terms(question), top=100)
+        assert [c for c, _ in in_sql] == [c for c, _ in expected]
+        assert [s for _, s in in_sql] == pytest.approx([s for _, s in expected], rel=1e-5)
+
+
+def test_a_changed_document_replaces_its_postings(tiny_pg: HopGraph) -> None:
+    changed = Document("Gap Inc.", "Gap Inc. is a retailer of denim, based in San Francisco.", "tiny")
+    tiny_pg.index_documents([changed], replace_sources=False)
+    stored, actual, df, counted = keyword_counts(tiny_pg.store._db)
+    assert stored == actual and df == counted and stored[0] == len(TINY_CORPUS)
+    assert tiny_pg.store.keyword_ranks(["cloth"], 5) == []
+    denim = embedded_ranking(tiny_pg, "denim")
+    assert denim and [c for c, _ in tiny_pg.store.keyword_ranks(["denim"], 5)] == [c for c, _ in denim]

@@ -187,11 +187,14 @@ def test_every_foreign_key_leads_an_index_so_no_cascade_scans_its_table(pg_url: 
     chunks (docs/BENCHMARKS.md, "Stateless query replicas")."""
     open_store(pg_url).close()
     with psycopg.connect(pg_url) as db:
-        unindexed = db.execute("""
-            SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c
-            JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-            WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
-              AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid
-                              AND i.indkey[0] = c.conkey[1])
-            ORDER BY 1, 2""").fetchall()
-    assert unindexed == []
+        assert unindexed_foreign_keys(db) == []
+
+
+def unindexed_foreign_keys(db: psycopg.Connection) -> list[tuple[str, str]]:
+    """(table, column) of each foreign key of the store's schema whose first column leads no index."""
+    return db.execute("""
+        SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c
+        JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+        WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
+          AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])
+        ORDER BY 1, 2""").fetchall()

@@ -1,5 +1,5 @@
 """An index run's writes in bulk, PostgreSQL's own: documents by the set, chunks and the name graph by
-COPY, BM25's postings by one statement, and on a big first load the keys of the tables it fills built after.
+COPY, and on a big first load the keys of the tables it fills built after (keywords.py writes the postings).
 
 The shared table code (store/sql/documents.py) writes a statement per row, which SQLite runs in
 process in microseconds; PostgreSQL pays an execution per row, and a foreign-key check per row and
@@ -69,16 +69,6 @@ def copy_chunks(db: PgDatabase, upserts: Sequence[Upsert], doc_ids: Sequence[int
     db.copy("chunks", CHUNK_COLUMNS, (chunk_row(doc_id, chunk, text_hash)
                                       for (_, _, chunks), doc_id in zip(upserts, doc_ids, strict=True)
                                       for chunk, text_hash in chunks))
-
-
-def write_postings(db: PgDatabase, after: int, keys_after: bool) -> None:
-    """BM25's postings of the chunks above id `after` (the new ones: ids only grow), from their
-    stemmed `tsvector`s in one statement, and the two counts."""
-    with keys_built_after(db, ["postings"]) if keys_after else nullcontext():
-        db.execute("INSERT INTO postings (term, chunk_id, tf, length) "
-                   "SELECT w.lexeme, c.id, array_length(w.positions, 1), c.n_words "
-                   "FROM chunks c, unnest(c.words) w WHERE c.id > ?", (after,))
-    db.execute("UPDATE chunk_stats SET (chunks, words) = (SELECT count(*), coalesce(sum(n_words), 0) FROM chunks)")
 
 
 def copy_graph(db: PgDatabase, graph: GraphRows, keys_after: bool) -> None:

@@ -34,7 +34,7 @@ except ImportError:  # the extra is not installed: open_store says which one to 
     psycopg = None  # type: ignore[assignment]
 
 CONNECT_TIMEOUT = 5  # seconds; libpq's connect_timeout (whole seconds)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the keyword index of the embedded store's terms (keywords.sql, migrations.py)
 MIN_PGVECTOR = (0, 5)  # the first release with HNSW
 FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
 
@@ -125,13 +125,13 @@ def connect(url: str, create: bool, lock_timeout: float) -> PgDatabase:
     """An open, checked store: its tables created (in one locked transaction) when `create`."""
     db = PgDatabase(open_connection(url))
     try:
-        version = _stored_version(db, url)
+        version = stored_version(db, url)
         if version is None:
             if not create:
                 raise HopgraphError(f"no hopgraph store at {shown(url)}: run `hopgraph index PATH... "
                                     f"--store {shown(url)}` first")
             with Transaction(db, url, lock_timeout):
-                if _stored_version(db, url) is None:  # another process may have made it meanwhile
+                if stored_version(db, url) is None:  # another process may have made it meanwhile
                     _create_tables(db)
         elif version > SCHEMA_VERSION:
             raise HopgraphError(f"{shown(url)}: written by a newer hopgraph (PostgreSQL schema version "
@@ -166,7 +166,7 @@ def _ensure_vector_extension(connection: Any, url: str) -> None:
                            "quote_ident(%s), false)", (row[0],))
 
 
-def _stored_version(db: PgDatabase, url: str) -> int | None:
+def stored_version(db: PgDatabase, url: str) -> int | None:
     """The store's schema version; None for a schema with no hopgraph tables; an error for a schema
     holding another application's tables of hopgraph's names."""
     tables = {row[0] for row in db.execute(
@@ -187,9 +187,14 @@ def _schema(db: PgDatabase) -> str:
 
 
 def _create_tables(db: PgDatabase) -> None:
-    script = resources.files("hopgraph.store.postgres").joinpath("schema.sql").read_text("utf-8")
-    db.connection.execute(script)  # one simple-protocol script, inside the caller's transaction
+    for script in ("schema.sql", "keywords.sql"):
+        run_script(db, script)
     db.execute("INSERT INTO hopgraph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+
+def run_script(db: PgDatabase, name: str) -> None:
+    """One of the package's SQL files as one simple-protocol script, inside the caller's transaction."""
+    db.connection.execute(resources.files("hopgraph.store.postgres").joinpath(name).read_text("utf-8"))
 
 
 def _command() -> str:

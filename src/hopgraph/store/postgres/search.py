@@ -3,18 +3,19 @@
 - `vector_links`: the reference lab's cheap graph in one query — the nearest chunks by the HNSW
   index (step 0), then every chunk their links point at (step 1), ordered by step and by each
   chunk's own distance to the question.
-- `keyword_ranks`: full-text search over a stemmed `tsvector` column, ranked by BM25 computed in
-  SQL (or PostgreSQL's `ts_rank_cd`); bench/parity.py measures both against the embedded BM25.
+- `keyword_ranks`: BM25 over the keyword index of the embedded store's own terms (keywords.py),
+  each question term's postings read best first up to a bound.
 - `relation_routes`: the knowledge graph's path query as `WITH RECURSIVE`: a node never repeats
   within a route (cycle protection), routes stop at `max_hops`, shortest first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
+from hopgraph.store.postgres import keywords
 from hopgraph.store.postgres.connection import PgDatabase, psycopg
 
 # Candidates the HNSW scan keeps (pgvector's `hnsw.ef_search`, default 40) per chunk asked for:
@@ -26,41 +27,6 @@ EF_PER_SEED = 16
 MIN_EF_SEARCH = 100
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 EF_PER_NEAREST = 4  # a ranking's depth (100 rows) × 4: ef_search 400 (docs/BENCHMARKS.md, issue 24)
-
-
-# The question's stems as an OR query (any word may match; the ranking weighs them).
-_ANY_WORD = ("(SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery "
-             "FROM unnest(to_tsvector('english', %(text)s)))")
-KEYWORD_RANKINGS = {
-    "bm25": """
-        WITH terms AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', %(text)s))),
-        stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
-                  FROM chunk_stats),
-        frequency AS (SELECT p.term, count(*) AS df FROM postings p JOIN terms USING (term) GROUP BY p.term)
-        SELECT p.chunk_id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5))
-                               * p.tf / (p.tf + 1.5 * (0.25 + 0.75 * p.length / s.mean_words))) AS score
-        FROM postings p JOIN frequency f USING (term), stats s
-        GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %(top)s""",
-    # The same BM25 without the postings table: the chunks holding any question word are found by
-    # the `words` GIN index, and each one's counts of those words read from its own `tsvector`. A
-    # word's document frequency is the number of found chunks holding it (every chunk holding it is
-    # found), so the scores are the "bm25" ones; the work grows with the found chunks' words.
-    "bm25_matched": f"""
-        WITH terms AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))),
-        found AS (SELECT c.id, w.lexeme, array_length(w.positions, 1) AS tf, c.n_words
-                  FROM chunks c, unnest(c.words) w
-                  WHERE c.words @@ {_ANY_WORD} AND w.lexeme IN (SELECT lexeme FROM terms)),
-        frequency AS (SELECT lexeme, count(*) AS df FROM found GROUP BY lexeme),
-        stats AS (SELECT chunks::float8 AS n, greatest(words::float8 / greatest(chunks, 1), 1) AS mean_words
-                  FROM chunk_stats)
-        SELECT f.id, sum(ln(1 + (s.n - q.df + 0.5) / (q.df + 0.5))
-                         * f.tf / (f.tf + 1.5 * (0.25 + 0.75 * f.n_words / s.mean_words))) AS score
-        FROM found f JOIN frequency q USING (lexeme), stats s
-        GROUP BY f.id ORDER BY score DESC, f.id LIMIT %(top)s""",
-    "ts_rank_cd": f"""
-        SELECT c.id, ts_rank_cd(c.words, {_ANY_WORD}) AS score FROM chunks c
-        WHERE c.words @@ {_ANY_WORD} ORDER BY score DESC, c.id LIMIT %(top)s""",
-}
 
 
 class SqlSearch:
@@ -125,17 +91,12 @@ class SqlSearch:
                 statement, {"q": np.asarray(query, dtype=np.float32), "k": k}).fetchall()
         return [(int(chunk), 1.0 - float(d)) for chunk, d in rows]
 
-    def keyword_ranks(self, question: str, top: int, ranking: str = "bm25") -> list[tuple[int, float]]:
-        """(chunk id, score) of the chunks holding any of the question's words, best first.
-
-        "bm25": Okapi BM25 as the embedded store computes it (Lucene: k1 1.5, b 0.75, no (k1 + 1)) over
-        PostgreSQL's English stems, from the `postings` table (an inverted index each index run
-        writes: the work grows with the postings of the question's words, not with the store); document
-        count and mean length from `chunk_stats`. "ts_rank_cd": PostgreSQL's own cover-density rank."""
-        if ranking not in KEYWORD_RANKINGS:
-            raise ValueError(f"ranking must be one of {', '.join(KEYWORD_RANKINGS)}, not {ranking!r}")
-        rows = self._db.connection.execute(KEYWORD_RANKINGS[ranking], {"text": question, "top": top}).fetchall()
-        return [(int(chunk), float(score)) for chunk, score in rows]
+    def keyword_ranks(self, terms: Sequence[str], top: int,
+                      per_term: int = keywords.POSTINGS_PER_TERM) -> list[tuple[int, float]]:
+        """(chunk id, BM25 score) of the `top` chunks best matching the question's terms (text/bm25.py
+        `keyword_terms`), best first: the embedded store's scores, over each term's `per_term` best
+        postings (exact for a term in fewer chunks; keywords.py)."""
+        return keywords.rank(self._db, terms, top, per_term)
 
     def relation_routes(self, start: int, senses: dict[str, str], direction: str, max_hops: int,
                         max_paths: int, allowed: Collection[int] | None = None,

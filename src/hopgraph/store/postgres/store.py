@@ -12,7 +12,7 @@ from hopgraph.llm.cache import LLMCache
 from hopgraph.records.documents import DocumentChange, RunRecord, utc_now
 from hopgraph.records.names import GraphRows
 from hopgraph.store.base import FactCarrier, GraphBuilder
-from hopgraph.store.postgres import bulk
+from hopgraph.store.postgres import bulk, keywords, migrations
 from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg, shown
 from hopgraph.store.postgres.search import SqlSearch
 from hopgraph.store.sql.carry import Deleted
@@ -37,6 +37,11 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         self._path = url
         self._lock_timeout = lock_timeout
         self._db: PgDatabase = connect(url, create, lock_timeout)
+        try:
+            migrations.upgrade(self._db, url, lock_timeout)
+        except BaseException:
+            self._db.close()
+            raise
         self._indexed_models: set[str] = set()
         self._keys_after = False  # set by `_apply_documents` for the rest of its transaction (bulk.py)
 
@@ -79,8 +84,8 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         return graph
 
     def _apply_documents(self, change: DocumentChange) -> Deleted:
-        """The shared document writes in bulk (bulk.py), then BM25's postings of the new chunks and
-        its two counts, set-based. Chunk ids only grow (an identity column), so the new chunks are
+        """The shared document writes in bulk (bulk.py), then the keyword index's postings of the new
+        chunks and its counts (keywords.py). Chunk ids only grow (an identity column), so the new chunks are
         those above the old maximum; a maximum of 0 is a store with no chunks: on a first load of
         many, the postings and name-graph tables get their keys after their rows."""
         before = self._db.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
@@ -89,7 +94,7 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
             deleted = super()._apply_documents(change)
         else:
             deleted = self._upsert_in_bulk(change)
-        bulk.write_postings(self._db, before, self._keys_after)
+        keywords.write_postings(self._db, before, self._keys_after)
         return deleted
 
     def _upsert_in_bulk(self, change: DocumentChange) -> Deleted:
