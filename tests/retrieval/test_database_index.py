@@ -15,7 +15,7 @@ from hopgraph.engine import HopGraph
 from hopgraph.errors import HopgraphError
 from hopgraph.records.documents import Document
 from hopgraph.retrieval.database_index import DatabaseKeywords, is_current
-from hopgraph.retrieval.vector_search import FLOOR, DatabaseSearch
+from hopgraph.retrieval.vector_search import FLOOR, MIN_CANDIDATES, DatabaseSearch
 
 QUESTIONS = ["Where is the director of Big Stone Gap based?", "Who produced Big Stone Gap?",
              "american film", "stone tools in prehistory", "Which retailer is based in San Francisco?"]
@@ -71,6 +71,26 @@ def test_vector_hits_are_the_embedded_stores_exactly(served: HopGraph, embedded:
     theirs = embedded.search(question, method="vector").hits
     assert [(h.title, h.text) for h in ours] == [(h.title, h.text) for h in theirs]
     assert [h.score for h in ours] == pytest.approx([h.score for h in theirs], abs=1e-6)
+
+
+def test_below_the_ann_threshold_every_row_has_its_own_cosine(served: HopGraph, embedded: HopGraph) -> None:
+    """A chunk a link or a name places, far from the question, is weighed by its own cosine as in the
+    embedded store's exact search, not by the floor kept for rows outside the nearest ones."""
+    query = served.embedder.embed_query(QUESTIONS[0])
+
+    def by_text(hg: HopGraph) -> dict[str, float]:
+        index = hg.search_index
+        scores = index.vector_search.scores(query)
+        return {index.table.texts[row]: float(scores[row]) for row in range(len(index.table))}
+
+    ours, theirs = by_text(served), by_text(embedded)
+    assert ours.keys() == theirs.keys() and len(ours) == len(TINY_CORPUS)
+    assert [ours[t] for t in theirs] == pytest.approx(list(theirs.values()), abs=1e-6)
+    asked: list[int] = []
+    many = {chunk: chunk for chunk in range(3 * MIN_CANDIDATES)}  # more rows than a ranking's depth
+    for every_row in (True, False):
+        DatabaseSearch(lambda _q, k: asked.append(k) or [], many, every_row=every_row).scores(query)
+    assert asked == [4 * MIN_CANDIDATES, MIN_CANDIDATES]
 
 
 @pytest.mark.parametrize("method", KEYWORD_METHODS)

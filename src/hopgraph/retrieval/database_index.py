@@ -70,7 +70,8 @@ def load_database_index(store: DocumentStore, embedder: Embedder, exact_below: i
     nearest = functools.partial(_nearest, store, embedder.name, exact)
     return SearchIndex(table=table, vectors=np.zeros((0, 0), dtype=np.float32),
                        keyword=DatabaseKeywords(store, row_of), **graph, embedder=embedder,
-                       vector_search=DatabaseSearch(nearest, row_of), origin="database", generation=generation,
+                       vector_search=DatabaseSearch(nearest, row_of, every_row=exact), origin="database",
+                       generation=generation,
                        load_seconds={"columns": loaded - started, "graph": time.perf_counter() - loaded})
 
 

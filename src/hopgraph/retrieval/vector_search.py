@@ -73,16 +73,25 @@ class AnnSearch:
 class DatabaseSearch:
     """The cosine of the rows the database finds nearest (pgvector: store/postgres/search.py
     `nearest_chunks`), `FLOOR` for the rest, as AnnSearch gives them. `nearest(query, k)` returns
-    (chunk id, cosine); a chunk the rows do not hold (written since they were loaded) is left out."""
+    (chunk id, cosine); a chunk the rows do not hold (written since they were loaded) is left out.
 
-    def __init__(self, nearest: Callable[[np.ndarray, int], list[tuple[int, float]]], row_of: dict[int, int]) -> None:
-        self.nearest, self.row_of = nearest, row_of
+    `every_row`: the cosine of every row, as ExactSearch gives them (the database's exact scan, below
+    the ANN threshold). A link or name stage that places a chunk outside the nearest rows then
+    weighs it by its own cosine, not the floor: without it 3 of 2Wiki's 500 questions parted from
+    the embedded store at the links stage (docs/BENCHMARKS.md, "Retrieval served from PostgreSQL")."""
+
+    def __init__(self, nearest: Callable[[np.ndarray, int], list[tuple[int, float]]], row_of: dict[int, int],
+                 every_row: bool = False) -> None:
+        self.nearest, self.row_of, self.every_row = nearest, row_of, every_row
 
     def scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> np.ndarray:
         return np.asarray(self.sparse_scores(query, depth), dtype=np.float32)
 
     def sparse_scores(self, query: np.ndarray, depth: int = MIN_CANDIDATES) -> SparseScores:
-        found = [(self.row_of[chunk], cosine) for chunk, cosine in self.nearest(query, max(depth, MIN_CANDIDATES))
+        # every row, and room for chunks written since the rows were loaded (the database returns
+        # them too, and they are left out below)
+        depth = len(self.row_of) + MIN_CANDIDATES if self.every_row else max(depth, MIN_CANDIDATES)
+        found = [(self.row_of[chunk], cosine) for chunk, cosine in self.nearest(query, depth)
                  if chunk in self.row_of]
         rows = np.asarray([row for row, _ in found], dtype=np.int64)
         # float32, as the embedded store's cosines are: the hybrid tie-break then weighs the same
