@@ -69,6 +69,7 @@ class Replica:
     errors: int = 0
     visible_s: list[float] = field(default_factory=list)
     visible_idle_s: list[float] = field(default_factory=list)  # seen after the load had ended
+    failures: list[str] = field(default_factory=list)  # what each error was (the first few are kept)
 
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -80,7 +81,14 @@ class Replica:
         return {"cold_start_s": round(self.cold_start_s, 2), "rss_mb": self.rss_mb(),
                 "requests": len(self.ms) + self.errors, "errors": self.errors, **percentiles(self.ms),
                 "write_visible_s": [round(s, 2) for s in self.visible_s],
-                "write_visible_after_load_s": [round(s, 2) for s in self.visible_idle_s]}
+                "write_visible_after_load_s": [round(s, 2) for s in self.visible_idle_s],
+                "failures": self.failures[:5]}
+
+
+def failure(error: httpx.HTTPError) -> str:
+    if isinstance(error, httpx.HTTPStatusError):
+        return f"{error.response.status_code} {error.response.text[:300]}"
+    return f"{type(error).__name__}: {error}"
 
 
 def percentiles(ms: list[float]) -> dict[str, float]:
@@ -127,6 +135,8 @@ def started_replica(url: str, work: Path, question: str) -> Any:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
+        if replica.errors:  # what the server said about them
+            print((home / "serve.log").read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
 
 
 def load(replicas: list[Replica], questions: list[str], seconds: float, concurrency: int,
@@ -148,8 +158,9 @@ def load(replicas: list[Replica], questions: list[str], seconds: float, concurre
                                            timeout=120)
                     answered.raise_for_status()
                     replica.ms.append((time.perf_counter() - started) * 1000)
-                except httpx.HTTPError:
+                except httpx.HTTPError as error:
                     replica.errors += 1
+                    replica.failures.append(failure(error))
 
     with ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(client_loop, range(concurrency)))
@@ -260,7 +271,13 @@ def main() -> None:
         replicas = [stack.enter_context(started_replica(url, work, questions[0])) for _ in range(args.replicas)]
         stop = threading.Event()
         runs: dict[str, list[float]] = {"index_s": [], "remove_s": []}
-        writing = threading.Thread(target=write_while_loaded, args=(writer, held_out, replicas, stop, runs))
+        def writing_job() -> None:
+            try:
+                write_while_loaded(writer, held_out, replicas, stop, runs)
+            except Exception as error:  # kept in the result: a failed write is a finding, not a crash
+                runs["error"] = [f"{type(error).__name__}: {error}"]  # type: ignore[list-item]
+
+        writing = threading.Thread(target=writing_job)
         writing.start()
         load(replicas, questions, args.seconds, args.concurrency, stop)
         stop.set()

@@ -5,6 +5,7 @@ statement) against numpy, full-text ranks against the words they match."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -165,6 +166,22 @@ def test_nearest_chunks_are_numpys_nearest_with_their_cosines(tiny_pg: HopGraph,
     assert all(c == pytest.approx(cosine[chunk], abs=1e-5) for chunk, c in found)
     if exact:
         assert [chunk for chunk, _ in found] == expected
+
+
+def test_threads_sharing_one_store_search_at_once_without_failing(tiny_pg: HopGraph) -> None:
+    """`serve`'s reader shares one connection between request threads: each search's transaction
+    block (its `SET LOCAL`) is had alone, never nested in another thread's and ended out of order."""
+    query = tiny_pg.embedder.embed_query("Who directed Big Stone Gap?")
+    expected = {exact: tiny_pg.store.nearest_chunks(query, tiny_pg.embedder.name, 4, exact) for exact in (True, False)}
+
+    def search(i: int) -> bool:
+        exact = i % 2 == 0
+        found = tiny_pg.store.nearest_chunks(query, tiny_pg.embedder.name, 4, exact)
+        linked = tiny_pg.store.vector_links(query, tiny_pg.embedder.name, 2, 5)
+        return found == expected[exact] and bool(linked)
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(search, range(400)))
 
 
 def keyword_counts(db) -> tuple:

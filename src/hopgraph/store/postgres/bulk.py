@@ -102,7 +102,7 @@ def _drop(db: PgDatabase, statements: Sequence[str]) -> bool:
     """The statements run in a savepoint: all of them, or (a lock not granted within the
     transaction's lock timeout) none, and False."""
     try:
-        with db.connection.transaction():
+        with db.transaction():
             for statement in statements:
                 db.execute(statement)
     except psycopg.errors.LockNotAvailable:

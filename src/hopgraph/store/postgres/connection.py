@@ -17,8 +17,10 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,16 @@ class PgDatabase:
     def __init__(self, connection: Any) -> None:
         self.connection = connection
         self._translated: dict[str, str] = {}
+        # Held for a whole transaction block. `serve`'s reader shares one connection between request
+        # threads: two blocks open at once would nest (the second a savepoint of the first) and end
+        # in the wrong order ("transaction commit at the wrong nesting level"), failing requests.
+        self.block = threading.RLock()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """psycopg's transaction block (BEGIN … COMMIT), no other thread's block open beside it."""
+        with self.block, self.connection.transaction():
+            yield
 
     def _sql(self, sql: str) -> str:
         if sql not in self._translated:  # the table code writes no literal `?` or `%`
@@ -213,6 +225,14 @@ class Transaction:
         self._db, self._url, self._lock_timeout = db, url, lock_timeout
 
     def __enter__(self) -> None:
+        self._db.block.acquire()  # released in __exit__, or here when the lock is not had
+        try:
+            self._begin()
+        except BaseException:
+            self._db.block.release()
+            raise
+
+    def _begin(self) -> None:
         self._db.execute("BEGIN")
         try:
             # At least 1 ms: PostgreSQL reads a lock_timeout of 0 as "wait for ever".
@@ -227,7 +247,10 @@ class Transaction:
             raise
 
     def __exit__(self, kind: object, error: object, tb: object) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self._db.block.release()
 
     def _holder(self) -> str:
         """The application name each hopgraph connection gives itself carries its pid and command."""

@@ -62,7 +62,7 @@ class SqlSearch:
                  JOIN vectors v ON v.text_hash = c.text_hash AND v.model = {model_literal}
             ORDER BY step, distance, id
             LIMIT %(top)s"""
-        with self._db.connection.transaction():
+        with self._db.transaction():
             breadth = ef_search or max(MIN_EF_SEARCH, EF_PER_SEED * seeds)
             self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
             rows = self._db.connection.execute(
@@ -83,7 +83,7 @@ class SqlSearch:
         statement = f"""
             SELECT c.id, {distance} AS distance FROM vectors v JOIN chunks c ON c.text_hash = v.text_hash
             WHERE v.model = {model_literal} ORDER BY {distance}{", c.id" if exact else ""} LIMIT %(k)s"""
-        with self._db.connection.transaction():
+        with self._db.transaction():
             if not exact:
                 breadth = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, EF_PER_NEAREST * k))
                 self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
