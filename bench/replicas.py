@@ -141,6 +141,9 @@ def started_replica(url: str, work: Path, question: str) -> Any:
 
 def load(replicas: list[Replica], questions: list[str], seconds: float, concurrency: int,
          stop: threading.Event) -> None:
+    if concurrency == 0:  # no load: the writes alone, for the replicas' own visibility time
+        stop.wait(seconds)
+        return
     turn = itertools.cycle(range(len(replicas)))
     lock = threading.Lock()
     deadline = time.perf_counter() + seconds
@@ -250,7 +253,7 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL (default: a local pgserver in a temporary folder)")
     parser.add_argument("--replicas", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--concurrency", type=int, default=20)
+    parser.add_argument("--concurrency", type=int, default=20, help="clients at once (0: no load, writes only)")
     parser.add_argument("--json", type=Path, default=Path("bench/results/replicas.json"))
     args = parser.parse_args()
     if not args.chunks and not args.seed_dir:
