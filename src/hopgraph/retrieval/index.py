@@ -133,14 +133,14 @@ def _link_rows(ids: np.ndarray, links: list[StoredLink]) -> tuple[np.ndarray, ..
     table, in the links' order: array lookups, since a replica does this for every link of the
     store each time another process writes (370k links at 100k chunks)."""
     columns = np.array(links, dtype=np.float64).reshape(-1, 4)  # chunk and name ids < 2**53: exact
+    if not len(ids):  # no rows: no link is kept (and there is nothing to look its chunks up in)
+        columns = columns[:0]
     order = np.argsort(ids, kind="stable")
-    ends = []
-    for column in (columns[:, 0].astype(np.int64), columns[:, 1].astype(np.int64)):
-        at = np.minimum(np.searchsorted(ids[order], column), max(len(ids) - 1, 0))
-        found = ids[order][at] == column if len(ids) else np.zeros(len(column), dtype=bool)
-        ends.append((order[at] if len(ids) else at, found))
-    (sources, source_found), (targets, target_found) = ends
-    kept = source_found & target_found
+    ordered = ids[order]
+    chunks = columns[:, :2].astype(np.int64)
+    at = np.minimum(np.searchsorted(ordered, chunks), max(len(ids) - 1, 0))
+    sources, targets = order[at[:, 0]], order[at[:, 1]]
+    kept = np.all(ordered[at] == chunks, axis=1)
     return sources[kept], targets[kept], columns[kept, 2].astype(np.int64), columns[kept, 3]
 
 
