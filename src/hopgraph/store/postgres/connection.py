@@ -204,9 +204,14 @@ def _create_tables(db: PgDatabase) -> None:
     db.execute("INSERT INTO hopgraph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
 
 
+def sql_file(name: str) -> str:
+    """The text of one of the package's SQL files (schema.sql, keywords.sql)."""
+    return resources.files("hopgraph.store.postgres").joinpath(name).read_text("utf-8")
+
+
 def run_script(db: PgDatabase, name: str) -> None:
     """One of the package's SQL files as one simple-protocol script, inside the caller's transaction."""
-    db.connection.execute(resources.files("hopgraph.store.postgres").joinpath(name).read_text("utf-8"))
+    db.connection.execute(sql_file(name))
 
 
 def _command() -> str:

@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from importlib import resources
 
 from hopgraph.store.postgres import keywords
-from hopgraph.store.postgres.connection import SCHEMA_VERSION, PgDatabase, Transaction, run_script, stored_version
+from hopgraph.store.postgres.connection import (
+    SCHEMA_VERSION,
+    PgDatabase,
+    Transaction,
+    run_script,
+    sql_file,
+    stored_version,
+)
 
 
 def _keyword_index(db: PgDatabase) -> None:
@@ -30,8 +36,7 @@ def _keyword_index(db: PgDatabase) -> None:
 
 def _schema_indexes(db: PgDatabase) -> None:
     """schema.sql's plain indexes made where missing (the statements read from it, not copied here)."""
-    script = resources.files("hopgraph.store.postgres").joinpath("schema.sql").read_text("utf-8")
-    for statement in re.findall(r"^CREATE INDEX \w+ ON [^;]+;", script, flags=re.MULTILINE):
+    for statement in re.findall(r"^CREATE INDEX \w+ ON [^;]+;", sql_file("schema.sql"), flags=re.MULTILINE):
         db.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
 
 
