@@ -164,14 +164,14 @@ def test_a_common_name_counts_in_a_question_but_makes_no_links(names_index):
 def test_links_whose_chunk_is_not_a_row_are_dropped_and_the_rest_keep_their_rows_and_weights():
     """A replica maps every stored link to rows by array lookups (retrieval/index.py `_link_rows`):
     chunk ids in any order, a link into a chunk the loaded rows do not hold (written since) left out."""
-    from hopgraph.records.names import StoredLink
+    from hopgraph.records.names import LinkColumns, StoredLink
     from hopgraph.retrieval.index import _link_rows
 
     ids = np.array([40, 7, 19], dtype=np.int64)  # rows 0, 1, 2
-    links = [StoredLink(7, 40, 3, 0.5), StoredLink(19, 99, 4, 1.0), StoredLink(40, 19, 5, 0.25),
-             StoredLink(98, 7, 6, 1.0)]
+    links = LinkColumns.of([(7, 40, 3, 0.5), (19, 99, 4, 1.0), (40, 19, 5, 0.25), (98, 7, 6, 1.0)])
     sources, targets, names, weights = _link_rows(ids, links)
     assert sources.tolist() == [1, 0] and targets.tolist() == [0, 2]
     assert names.tolist() == [3, 5] and weights.tolist() == [0.5, 0.25]
-    assert [len(c) for c in _link_rows(ids, [])] == [0, 0, 0, 0]
+    assert list(links)[2] == StoredLink(40, 19, 5, 0.25)  # iterating gives the stored rows back
+    assert [len(c) for c in _link_rows(ids, LinkColumns.of([]))] == [0, 0, 0, 0]
     assert [len(c) for c in _link_rows(np.array([], dtype=np.int64), links)] == [0, 0, 0, 0]

@@ -21,7 +21,7 @@ from hopgraph.errors import HopgraphError
 from hopgraph.linkgraph.names import MentionFinder
 from hopgraph.linkgraph.ppr import MentionGraph, build_mention_graph
 from hopgraph.records.documents import ChunkTable, rows_by_document
-from hopgraph.records.names import NameGraph, StoredLink
+from hopgraph.records.names import AboutColumns, LinkColumns, NameGraph
 from hopgraph.retrieval.partial_names import PartialNames
 from hopgraph.retrieval.vector_search import ExactSearch, VectorSearch
 from hopgraph.store.base import DocumentStore
@@ -116,10 +116,11 @@ def build_search_index(store: DocumentStore, embedder: Embedder) -> SearchIndex:
 def name_graph_fields(table: ChunkTable, graph: NameGraph) -> dict[str, Any]:
     """The SearchIndex fields made from the name graph over the table's rows: the link matrices,
     the name surfaces and the question-name lookups."""
-    row_of = table.row_of()
     n = len(table)
     sources, targets, name_ids, weights = _link_rows(table.ids, graph.links)
-    rows_named = _rows_named(graph, row_of, rows_by_document(table.doc_ids))
+    # a store written before aboutness names whole documents: only then are they grouped
+    rows_of_doc = {} if len(graph.abouts) else rows_by_document(table.doc_ids)
+    rows_named = _rows_named(graph, table.ids, rows_of_doc)
     display = {name.surface.casefold(): name.surface for name in reversed(graph.names)
                if name.surface.casefold() in rows_named}
     return {"links": _csr(name_ids, sources, targets, n), "link_weights": _csr(weights, sources, targets, n),
@@ -128,20 +129,22 @@ def name_graph_fields(table: ChunkTable, graph: NameGraph) -> dict[str, Any]:
             "display_names": display, "partial_names": PartialNames(rows_named)}
 
 
-def _link_rows(ids: np.ndarray, links: list[StoredLink]) -> tuple[np.ndarray, ...]:
+def _link_rows(ids: np.ndarray, links: LinkColumns) -> tuple[np.ndarray, ...]:
     """(source rows, target rows, name ids, weights) of the links whose two chunks are rows of the
     table, in the links' order: array lookups, since a replica does this for every link of the
     store each time another process writes (370k links at 100k chunks)."""
-    columns = np.array(links, dtype=np.float64).reshape(-1, 4)  # chunk and name ids < 2**53: exact
-    if not len(ids):  # no rows: no link is kept (and there is nothing to look its chunks up in)
-        columns = columns[:0]
+    sources, targets = _rows_of(ids, links.source_chunk), _rows_of(ids, links.target_chunk)
+    kept = (sources >= 0) & (targets >= 0)
+    return sources[kept], targets[kept], links.name_id[kept], links.weight[kept]
+
+
+def _rows_of(ids: np.ndarray, chunk_ids: np.ndarray) -> np.ndarray:
+    """The table row of each chunk id, -1 for a chunk the table does not hold (written since)."""
+    if not len(ids):
+        return np.full(len(chunk_ids), -1, dtype=np.int64)
     order = np.argsort(ids, kind="stable")
-    ordered = ids[order]
-    chunks = columns[:, :2].astype(np.int64)
-    at = np.minimum(np.searchsorted(ordered, chunks), max(len(ids) - 1, 0))
-    sources, targets = order[at[:, 0]], order[at[:, 1]]
-    kept = np.all(ordered[at] == chunks, axis=1)
-    return sources[kept], targets[kept], columns[kept, 2].astype(np.int64), columns[kept, 3]
+    at = np.minimum(np.searchsorted(ids[order], chunk_ids), len(ids) - 1)
+    return np.where(ids[order][at] == chunk_ids, order[at], -1)
 
 
 def _csr(data: np.ndarray, sources: np.ndarray, targets: np.ndarray, n: int) -> sparse.csr_matrix:
@@ -151,23 +154,33 @@ def _csr(data: np.ndarray, sources: np.ndarray, targets: np.ndarray, n: int) -> 
     return matrix
 
 
-def _rows_named(graph: NameGraph, row_of: dict[int, int], rows_of_doc: dict[int, list[int]]) -> dict[str, list[int]]:
+def _rows_named(graph: NameGraph, ids: np.ndarray, rows_of_doc: dict[int, list[int]]) -> dict[str, list[int]]:
     """Case-folded surface → the chunk rows most about it (every namesake's, best weight first).
 
     In a question every name counts but noise-words: a hub like "United States" is still a fine
     thing to look up when the question says it; it is only a poor *link* anchor. A store without
     aboutness rows (written before them) names every chunk of the document."""
-    about: dict[int, dict[int, float]] = defaultdict(dict)
-    for entry in graph.abouts:
-        if entry.chunk_id in row_of:
-            about[entry.name_id][row_of[entry.chunk_id]] = entry.weight
+    about = _about_rows(graph.abouts, ids)
     best: dict[str, dict[int, float]] = defaultdict(dict)
     for name in graph.names:
         if name.doc_id is None or name.filtered in ("short", "numeric"):
             continue
-        rows = about.get(name.id) if graph.abouts else {r: 1.0 for r in rows_of_doc.get(name.doc_id, [])}
+        rows = about.get(name.id, {}) if len(graph.abouts) else {r: 1.0 for r in rows_of_doc.get(name.doc_id, [])}
         folded = best[name.surface.casefold()]
-        for row, weight in (rows or {}).items():
+        for row, weight in rows.items():
             folded[row] = max(weight, folded.get(row, 0.0))
     return {surface: sorted(r for r, w in rows.items() if w == max(rows.values()))
             for surface, rows in best.items() if rows}
+
+
+def _about_rows(abouts: AboutColumns, ids: np.ndarray) -> dict[int, dict[int, float]]:
+    """Name id → {row: aboutness} for the chunks that are rows of the table: grouped by one sort."""
+    rows = _rows_of(ids, abouts.chunk_id)
+    kept = rows >= 0
+    name_ids, rows, weights = abouts.name_id[kept], rows[kept], abouts.weight[kept]
+    order = np.argsort(name_ids, kind="stable")
+    name_ids, rows, weights = name_ids[order].tolist(), rows[order].tolist(), weights[order].tolist()
+    about: dict[int, dict[int, float]] = defaultdict(dict)
+    for name_id, row, weight in zip(name_ids, rows, weights, strict=True):
+        about[name_id][row] = weight
+    return about

@@ -21,7 +21,7 @@ from hopgraph.records.documents import (
     cite,
     utc_now,
 )
-from hopgraph.records.names import GraphRows, NameGraph, StoredAbout, StoredLink, StoredName
+from hopgraph.records.names import AboutColumns, GraphRows, LinkColumns, NameGraph, StoredName
 from hopgraph.store.base import FactCarrier, GraphBuilder
 from hopgraph.store.sql import carry as carrying
 from hopgraph.store.sql.tables import UPSERT_META, Tables, batches
@@ -144,10 +144,9 @@ class DocumentTables(Tables):
         rows = self._db.execute(
             "SELECT c.id, c.doc_id, c.ord, coalesce(c.page, -1), c.continues FROM chunks c "
             "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
-        ids, doc_ids, ords, pages, continues = zip(*rows, strict=True) if rows else ((), (), (), (), ())
-        columns = {"ids": np.asarray(ids, dtype=np.int64), "doc_ids": np.asarray(doc_ids, dtype=np.int64),
-                   "ords": np.asarray(ords, dtype=np.int32), "pages": np.asarray(pages, dtype=np.int32),
-                   "continues": np.asarray([bool(c) for c in continues], dtype=bool)}
+        table = np.array(rows, dtype=np.int64).reshape(-1, 5)  # one conversion: a replica reloads it per write
+        columns = {"ids": table[:, 0].copy(), "doc_ids": table[:, 1].copy(), "ords": table[:, 2].astype(np.int32),
+                   "pages": table[:, 3].astype(np.int32), "continues": table[:, 4].astype(bool)}
         documents = self._db.execute(
             "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
         return columns, {"titles": {d: title for d, title, _, _ in documents},
@@ -168,8 +167,7 @@ class DocumentTables(Tables):
         names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
         links = self._db.execute("SELECT source_chunk, target_chunk, name_id, weight FROM links").fetchall()
         abouts = self._db.execute("SELECT chunk_id, name_id, weight FROM abouts").fetchall()
-        return NameGraph(list(map(StoredName._make, names)), list(map(StoredLink._make, links)),
-                         list(map(StoredAbout._make, abouts)))
+        return NameGraph(list(map(StoredName._make, names)), LinkColumns.of(links), AboutColumns.of(abouts))
 
     def cached_readings(self, text_hashes: Sequence[str], reader: str) -> dict[str, str]:
         found: dict[str, str] = {}
