@@ -211,6 +211,37 @@ def in_process(store: str, questions: list[str]) -> dict[str, float]:
     return percentiles(ms)
 
 
+def in_database(url: str, model: str, queries: int) -> dict[str, Any]:
+    """What the store costs on disk, and the served vector search against the exact scan: recall@10
+    of `nearest_chunks` at the depth fusion asks for (the HNSW index above `ann_threshold`), over
+    stored chunks' vectors plus noise (cos ≈ 0.8, as bench/hnsw_ef_search.py), and its p50/p95."""
+    from hopgraph.retrieval.vector_search import MIN_CANDIDATES
+    from hopgraph.store import open_store
+
+    store = open_store(url, create=False)
+    try:
+        disk = store._db.execute(
+            "SELECT sum(pg_total_relation_size(format('%I.%I', table_schema, table_name)::regclass)) "
+            "FROM information_schema.tables WHERE table_schema = current_schema()").fetchone()[0]
+        hashes = [h for (h,) in store._db.execute(
+            "SELECT text_hash FROM chunks ORDER BY md5(id::text) LIMIT ?", (queries,)).fetchall()]
+        rng = np.random.default_rng(7)
+        probes = np.stack(list(store.cached_vectors(hashes, model).values())).astype(np.float32)
+        probes += 0.04 * rng.standard_normal(probes.shape, dtype=np.float32)
+        probes /= np.linalg.norm(probes, axis=1, keepdims=True)
+        kept, ms = [], []
+        for probe in probes:
+            truth = {c for c, _ in store.nearest_chunks(probe, model, 10, exact=True)}
+            started = time.perf_counter()
+            served = store.nearest_chunks(probe, model, MIN_CANDIDATES, exact=False)
+            ms.append((time.perf_counter() - started) * 1000)
+            kept.append(len(truth & {c for c, _ in served[:10]}) / 10)
+    finally:
+        store.close()
+    return {"disk_mb": round(float(disk) / 2**20, 1), "queries": len(kept),
+            "vector_recall_at_10": round(float(np.mean(kept)), 3), "vector_ms": percentiles(ms)}
+
+
 def shared_sets(args: argparse.Namespace, work: Path, url: str, writer: HopGraph) -> tuple[list, list, list[str], str]:
     """(documents to index now, held-out documents, questions, the embedded store to compare with)."""
     docs, questions = [], []
@@ -231,8 +262,9 @@ def synthetic_sets(args: argparse.Namespace, work: Path, url: str) -> tuple[list
     import scale
 
     embedded = str(work / "embedded.db")
-    for location in (url, embedded):
+    for location, kind in ((url, "postgresql"), (embedded, "embedded")):
         seconds = scale.build_store(location, scale.Corpus(args.chunks))
+        args.build_s[kind] = {step: round(s, 1) for step, s in seconds.items()}  # apply includes the HNSW build
         print(f"synthetic {args.chunks:,} chunks → {location.split('?')[0]}: {seconds}", file=sys.stderr)
     corpus = scale.Corpus(args.chunks)
     texts = corpus.texts()
@@ -255,7 +287,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--concurrency", type=int, default=20, help="clients at once (0: no load, writes only)")
     parser.add_argument("--json", type=Path, default=Path("bench/results/replicas.json"))
+    parser.add_argument("--recall-queries", type=int, default=100,
+                        help="with --chunks: questions for the in-database vector recall (0: skip)")
     args = parser.parse_args()
+    args.build_s = {}
     if not args.chunks and not args.seed_dir:
         parser.error("give --seed-dir (the shared sets) or --chunks N (a synthetic store)")
     with tempfile.TemporaryDirectory(prefix="hopgraph-replicas-", dir="/tmp") as tmp, ExitStack() as stack:
@@ -295,6 +330,10 @@ def main() -> None:
                   "writer_runs": runs,
                   "store": f"synthetic {args.chunks}" if args.chunks else "HotpotQA 200 + 2Wiki 500",
                   "embedded_in_process": in_process(embedded, questions[:200])}
+        if args.chunks:
+            result["build_s"] = args.build_s
+            if args.recall_queries:
+                result["in_database"] = in_database(url, writer.embedder.name, args.recall_queries)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")
     print(json.dumps(result, indent=2))
