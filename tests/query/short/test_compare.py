@@ -1,7 +1,7 @@
 import pytest
 from hit_kit import hit
 
-from hopgraph.query.short.compare import choose_by_date, same_attribute
+from hopgraph.query.short.compare import both_of_kind, choose_by_date, same_attribute
 from hopgraph.records.retrieval import Via
 from hopgraph.text.nlp import load_model, parser_available
 
@@ -59,4 +59,26 @@ def test_a_yes_no_question_no_evidence_decides_has_no_answer():
     hits = [hit(1, "Nantong", "Nantong is a prefecture-level city in Jiangsu province, China."),
             hit(2, "Jingdezhen", "Jingdezhen is a prefecture-level city in Jiangxi province, China.")]
     assert same_attribute("Are Marian Gold and Jung Eun-ji members of the same band?", hits, None) is None
-    assert same_attribute("Are Nantong and Jingdezhen both cities?", hits, None) is None
+    assert same_attribute("Are Nantong and Jingdezhen both seaports?", hits, None) is None
+
+
+def test_both_of_a_kind_is_yes_when_each_ones_passage_opens_saying_it():
+    hits = [hit(1, "Nantong", "Nantong is a prefecture-level city in Jiangsu province, China."),
+            hit(2, "Jingdezhen", "Jingdezhen is a prefecture-level city in Jiangxi province, China.")]
+    assert same_attribute("Are Nantong and Jingdezhen both cities?", hits, None).text == "yes"
+    bands = [hit(1, "Superdrag", "Superdrag was an American alternative rock band from Knoxville."),
+             hit(2, "Collective Soul (2009 album)", "Collective Soul is the eighth album by American rock band "
+                                                    "Collective Soul."),
+             hit(3, "Knoxville", "Knoxville is a city in Tennessee.")]
+    # "both A and B KIND": where B ends and the kind starts is where a passage is titled
+    answer = same_attribute("Are both Superdrag and Collective Soul rock bands?", bands, None)
+    assert answer.text == "yes" and answer.chunk_id == 1
+
+
+def test_both_of_a_kind_is_never_a_guessed_no():
+    # One passage does not open with every word of the kind: no evidence either way, no answer.
+    hits = [hit(1, "King Vidor", "King Vidor was an American film director and producer."),
+            hit(2, "Géza von Cziffra", "Géza von Cziffra was a Hungarian and Austrian film director.")]
+    assert both_of_kind("Are King Vidor and Géza von Cziffra both American directors?", hits) is None
+    assert both_of_kind("Are King Vidor and Géza von Cziffra both directors?", hits).text == "yes"
+    assert both_of_kind("Are King Vidor and Géza von Cziffra both of the same kind?", hits) is None

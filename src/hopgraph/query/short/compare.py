@@ -28,6 +28,11 @@ _PARENTHESES = re.compile(r"\(([^()]*)\)")
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
 _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
+# "Are both A and B rock bands?", "Were A and B both directors?": the second name and the kind
+# asked share the words after "and"; where they part is decided by the passages (both_of_kind).
+_BOTH_KIND = re.compile(r"^(?:are|were|is|was)\s+(?P<both>both\s+)?(?P<a>.+?)\s+and\s+(?P<rest>.+?)\s*\?\s*$",
+                        re.IGNORECASE)
+_KIND_STOP = frozenset(["a", "an", "the", "of", "kind", "kinds", "type", "types"])
 _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
                **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
                **dict.fromkeys(("french", "france"), "france")}
@@ -145,7 +150,51 @@ def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer 
         if first and second:
             answer = "yes" if first & second else "no"
             return ShortAnswer(answer, named[0].text[:200], named[0].chunk_id, YESNO)
-    return None  # no evidence decides it: a guessed yes or no would be an invented answer
+    return both_of_kind(question, hits)
+
+
+def both_of_kind(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
+    """"Are both A and B rock bands?" is "yes" when each one's own passage says, in its opening
+    lines, every word of the kind ("band" for "bands"); else no answer. Never "no": a passage that
+    opens otherwise ("a buffet chain" for "restaurants") is no evidence against it."""
+    asked = _BOTH_KIND.match(question.strip())
+    if asked is None or re.search(r"\bsame\b", asked["rest"], re.IGNORECASE):
+        return None
+    first = passage_of(asked["a"].strip(), hits)
+    split = _second_and_kind(asked["rest"].split(), hits, after_both=asked["both"] is None)
+    if first is None or split is None or split[0] is first:
+        return None
+    second, kind = split
+    words = [_singular(w) for w in _norm(" ".join(kind)).split() if w not in _KIND_STOP]
+    if words and all(all(re.search(rf"\b{re.escape(w)}", _norm(hit.text[:300])) for w in words)
+                     for hit in (first, second)):
+        return ShortAnswer("yes", first.text[:200], first.chunk_id, YESNO)
+    return None
+
+
+def _second_and_kind(words: list[str], hits: Sequence[Hit], after_both: bool) -> tuple[Hit, list[str]] | None:
+    """The second option's passage and the kind's words: "… and B both KIND" parts at "both";
+    "both … and B KIND" at the longest start of the words that titles a hit."""
+    if after_both:
+        if "both" not in words:
+            return None
+        at = words.index("both")
+        own = passage_of(" ".join(words[:at]), hits)
+        return (own, words[at + 1:]) if own is not None else None
+    for at in range(len(words) - 1, 0, -1):
+        own = passage_of(" ".join(words[:at]), hits)
+        if own is not None:
+            return own, words[at:]
+    return None
+
+
+def _singular(word: str) -> str:
+    """"cities" → "city", "churches" → "church", "bands" → "band": enough to find a kind's word."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
