@@ -175,3 +175,25 @@ def test_links_whose_chunk_is_not_a_row_are_dropped_and_the_rest_keep_their_rows
     assert list(links)[2] == StoredLink(40, 19, 5, 0.25)  # iterating gives the stored rows back
     assert [len(c) for c in _link_rows(ids, LinkColumns.of([]))] == [0, 0, 0, 0]
     assert [len(c) for c in _link_rows(np.array([], dtype=np.int64), links)] == [0, 0, 0, 0]
+
+
+def test_a_surface_names_the_rows_most_about_it_over_all_its_namesakes():
+    """`_rows_named` (array lookups since a replica reloads it per write): namesakes fold by case,
+    a row keeps its best namesake's weight, only rows at the surface's best weight are kept, a
+    filtered or document-less name names nothing, and a chunk the table lacks is left out."""
+    from hopgraph.records.names import AboutColumns, LinkColumns, NameGraph, StoredName
+    from hopgraph.retrieval.index import _rows_named
+
+    ids = np.array([10, 11, 12, 13], dtype=np.int64)  # rows 0–3
+    names = [StoredName(1, "Paris", 1, ""), StoredName(2, "paris", 2, ""), StoredName(3, "Texas", 3, ""),
+             StoredName(4, "He", 4, "short"), StoredName(5, "Gazetteer", None, "")]
+    abouts = AboutColumns.of([(10, 1, 0.5), (11, 2, 1.0), (12, 2, 1.0), (13, 3, 0.25), (99, 3, 1.0),
+                              (10, 4, 1.0), (10, 5, 1.0), (12, 1, 0.25)])
+    named = _rows_named(NameGraph(names, LinkColumns.of([]), abouts), ids, {})
+    assert named == {"paris": [1, 2], "texas": [3]}
+    assert list(named) == ["paris", "texas"]  # in the order the names first say them
+    no_rows = _rows_named(NameGraph(names, LinkColumns.of([]), abouts), np.array([], dtype=np.int64), {})
+    assert no_rows == {}
+    # a store written before aboutness: a name is about every chunk of its document
+    older = _rows_named(NameGraph(names, LinkColumns.of([])), ids, {1: [0], 2: [1, 2], 3: [3]})
+    assert older == {"paris": [0, 1, 2], "texas": [3]}

@@ -9,7 +9,6 @@ built on disk so that later processes read it back instead.
 from __future__ import annotations
 
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
@@ -160,27 +159,45 @@ def _rows_named(graph: NameGraph, ids: np.ndarray, rows_of_doc: dict[int, list[i
     In a question every name counts but noise-words: a hub like "United States" is still a fine
     thing to look up when the question says it; it is only a poor *link* anchor. A store without
     aboutness rows (written before them) names every chunk of the document."""
-    about = _about_rows(graph.abouts, ids)
-    best: dict[str, dict[int, float]] = defaultdict(dict)
+    surfaces: dict[str, int] = {}  # case-folded surface → its number, in the order names first say it
+    surface_of_name: dict[int, int] = {}
     for name in graph.names:
-        if name.doc_id is None or name.filtered in ("short", "numeric"):
-            continue
-        rows = about.get(name.id, {}) if len(graph.abouts) else {r: 1.0 for r in rows_of_doc.get(name.doc_id, [])}
-        folded = best[name.surface.casefold()]
-        for row, weight in rows.items():
-            folded[row] = max(weight, folded.get(row, 0.0))
-    return {surface: sorted(r for r, w in rows.items() if w == max(rows.values()))
-            for surface, rows in best.items() if rows}
+        if name.doc_id is not None and name.filtered not in ("short", "numeric"):
+            surface_of_name[name.id] = surfaces.setdefault(name.surface.casefold(), len(surfaces))
+    if len(graph.abouts):
+        surface, rows, weights = _about_rows(graph.abouts, ids, surface_of_name)
+    else:
+        pairs = [(surface_of_name[n.id], r) for n in graph.names if n.id in surface_of_name
+                 for r in rows_of_doc.get(n.doc_id or 0, [])]
+        surface = np.array([s for s, _ in pairs], dtype=np.int64)
+        rows = np.array([r for _, r in pairs], dtype=np.int64)
+        weights = np.ones(len(pairs))
+    # Per surface, only the rows at its best weight (a row's weight is its best namesake's).
+    best = np.full(len(surfaces), -np.inf)
+    np.maximum.at(best, surface, weights)
+    kept = weights == best[surface]
+    surface, rows = surface[kept], rows[kept]
+    order = np.lexsort((rows, surface))
+    surface, rows = surface[order], rows[order]
+    first = np.ones(len(surface), dtype=bool)  # a row once per surface
+    first[1:] = (surface[1:] != surface[:-1]) | (rows[1:] != rows[:-1])
+    surface, rows = surface[first], rows[first]
+    bounds = np.searchsorted(surface, np.arange(len(surfaces) + 1))
+    row_list = rows.tolist()
+    return {text: row_list[bounds[i]:bounds[i + 1]] for text, i in surfaces.items() if bounds[i] < bounds[i + 1]}
 
 
-def _about_rows(abouts: AboutColumns, ids: np.ndarray) -> dict[int, dict[int, float]]:
-    """Name id → {row: aboutness} for the chunks that are rows of the table: grouped by one sort."""
+def _about_rows(abouts: AboutColumns, ids: np.ndarray,
+                surface_of_name: dict[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(surface number, row, aboutness) of every aboutness entry whose chunk is a row of the table
+    and whose name is looked up (`surface_of_name`): array lookups, no loop over the entries."""
     rows = _rows_of(ids, abouts.chunk_id)
-    kept = rows >= 0
-    name_ids, rows, weights = abouts.name_id[kept], rows[kept], abouts.weight[kept]
-    order = np.argsort(name_ids, kind="stable")
-    name_ids, rows, weights = name_ids[order].tolist(), rows[order].tolist(), weights[order].tolist()
-    about: dict[int, dict[int, float]] = defaultdict(dict)
-    for name_id, row, weight in zip(name_ids, rows, weights, strict=True):
-        about[name_id][row] = weight
-    return about
+    if not surface_of_name:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    name_ids = np.fromiter(surface_of_name, dtype=np.int64, count=len(surface_of_name))
+    numbers = np.fromiter(surface_of_name.values(), dtype=np.int64, count=len(surface_of_name))
+    order = np.argsort(name_ids)
+    at = np.minimum(np.searchsorted(name_ids[order], abouts.name_id), len(name_ids) - 1)
+    named = name_ids[order][at] == abouts.name_id
+    kept = named & (rows >= 0)
+    return numbers[order][at][kept], rows[kept], abouts.weight[kept]
