@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
 
@@ -65,60 +65,52 @@ class StoredAbout(NamedTuple):
     weight: float
 
 
-@dataclass(frozen=True, eq=False)
-class LinkColumns:
-    """Every stored link as four columns. A replica reloads all of them each time another process
-    writes: 370k links at 100k chunks, where a named tuple per link cost a second of the reload and
-    building the matrices from the columns costs none (retrieval/index.py `_link_rows`)."""
+class _Columns:
+    """Stored rows as numpy columns, one per field of `ROW` (ids int64, the last field, a weight,
+    float64): a replica reloads every link and aboutness row each time another process writes, 370k
+    links at 100k chunks, where a named tuple per row cost a second of the reload and building the
+    matrices from the columns costs none (retrieval/index.py `_link_rows`). Iterating gives the rows."""
 
-    source_chunk: np.ndarray  # int64
-    target_chunk: np.ndarray  # int64
-    name_id: np.ndarray  # int64
-    weight: np.ndarray  # float64
+    ROW: type[NamedTuple]
 
     @classmethod
-    def of(cls, rows: Sequence[tuple[int, int, int, float]]) -> LinkColumns:
-        """From (source chunk, target chunk, name id, weight) rows, as a database returns them."""
-        table = np.array(rows, dtype=np.float64).reshape(-1, 4)  # chunk and name ids < 2**53: exact
-        ids = table[:, :3].astype(np.int64)
-        return cls(ids[:, 0], ids[:, 1], ids[:, 2], table[:, 3].copy())
+    def of(cls, rows: Sequence[tuple[Any, ...]]) -> Self:
+        """From rows in `ROW`'s field order, as a database returns them."""
+        width = len(cls.ROW._fields)
+        table = np.array(rows, dtype=np.float64).reshape(-1, width)  # chunk and name ids < 2**53: exact
+        ids = table[:, :-1].astype(np.int64)
+        return cls(*(ids[:, i] for i in range(width - 1)), table[:, -1].copy())  # type: ignore[call-arg]
 
     def __len__(self) -> int:
-        return len(self.source_chunk)
+        return len(getattr(self, self.ROW._fields[0]))
 
     def __eq__(self, other: object) -> bool:  # row for row, with itself or a list of rows
-        return isinstance(other, LinkColumns | list | tuple) and list(self) == list(other)
+        return isinstance(other, type(self) | list | tuple) and list(self) == list(other)
 
-    def __iter__(self) -> Iterator[StoredLink]:
-        for row in zip(self.source_chunk.tolist(), self.target_chunk.tolist(), self.name_id.tolist(),
-                       self.weight.tolist(), strict=True):
-            yield StoredLink._make(row)
+    def __iter__(self) -> Iterator[Any]:
+        columns = [getattr(self, name).tolist() for name in self.ROW._fields]
+        return map(self.ROW._make, zip(*columns, strict=True))
 
 
 @dataclass(frozen=True, eq=False)
-class AboutColumns:
-    """Every stored aboutness row as three columns (one per chunk and name: 100k at 100k chunks)."""
+class LinkColumns(_Columns):
+    """Every stored link (`StoredLink`) as columns."""
 
-    chunk_id: np.ndarray  # int64
-    name_id: np.ndarray  # int64
-    weight: np.ndarray  # float64
+    ROW = StoredLink
+    source_chunk: np.ndarray
+    target_chunk: np.ndarray
+    name_id: np.ndarray
+    weight: np.ndarray
 
-    @classmethod
-    def of(cls, rows: Sequence[tuple[int, int, float]]) -> AboutColumns:
-        """From (chunk id, name id, weight) rows."""
-        table = np.array(rows, dtype=np.float64).reshape(-1, 3)
-        ids = table[:, :2].astype(np.int64)
-        return cls(ids[:, 0], ids[:, 1], table[:, 2].copy())
 
-    def __len__(self) -> int:
-        return len(self.chunk_id)
+@dataclass(frozen=True, eq=False)
+class AboutColumns(_Columns):
+    """Every stored aboutness row (`StoredAbout`) as columns (100k at 100k chunks)."""
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AboutColumns | list | tuple) and list(self) == list(other)
-
-    def __iter__(self) -> Iterator[StoredAbout]:
-        for row in zip(self.chunk_id.tolist(), self.name_id.tolist(), self.weight.tolist(), strict=True):
-            yield StoredAbout._make(row)
+    ROW = StoredAbout
+    chunk_id: np.ndarray
+    name_id: np.ndarray
+    weight: np.ndarray
 
 
 @dataclass(frozen=True)

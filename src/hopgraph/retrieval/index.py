@@ -138,7 +138,8 @@ def _link_rows(ids: np.ndarray, links: LinkColumns) -> tuple[np.ndarray, ...]:
 
 
 def _rows_of(ids: np.ndarray, chunk_ids: np.ndarray) -> np.ndarray:
-    """The table row of each chunk id, -1 for a chunk the table does not hold (written since)."""
+    """The position in `ids` of each of `chunk_ids` (a chunk's table row), -1 for one `ids` does not
+    hold (a chunk written since the table was loaded)."""
     if not len(ids):
         return np.full(len(chunk_ids), -1, dtype=np.int64)
     order = np.argsort(ids, kind="stable")
@@ -192,12 +193,8 @@ def _about_rows(abouts: AboutColumns, ids: np.ndarray,
     """(surface number, row, aboutness) of every aboutness entry whose chunk is a row of the table
     and whose name is looked up (`surface_of_name`): array lookups, no loop over the entries."""
     rows = _rows_of(ids, abouts.chunk_id)
-    if not surface_of_name:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
     name_ids = np.fromiter(surface_of_name, dtype=np.int64, count=len(surface_of_name))
     numbers = np.fromiter(surface_of_name.values(), dtype=np.int64, count=len(surface_of_name))
-    order = np.argsort(name_ids)
-    at = np.minimum(np.searchsorted(name_ids[order], abouts.name_id), len(name_ids) - 1)
-    named = name_ids[order][at] == abouts.name_id
-    kept = named & (rows >= 0)
-    return numbers[order][at][kept], rows[kept], abouts.weight[kept]
+    at = _rows_of(name_ids, abouts.name_id)  # each entry's place among the names looked up, or -1
+    kept = (at >= 0) & (rows >= 0)
+    return numbers[at[kept]], rows[kept], abouts.weight[kept]
