@@ -17,6 +17,7 @@ from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.query.short.expected import YESNO
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
+from hopgraph.text.bm25 import keyword_terms
 
 EARLIER = frozenset(["first", "earlier", "earliest", "older", "oldest", "sooner", "before"])
 LATER = frozenset(["later", "last", "latest", "younger", "youngest", "recently", "newer", "recent", "after"])
@@ -32,7 +33,7 @@ _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizensh
 # asked share the words after "and"; where they part is decided by the passages (both_of_kind).
 _BOTH_KIND = re.compile(r"^(?:are|were|is|was)\s+(?P<both>both\s+)?(?P<a>.+?)\s+and\s+(?P<rest>.+?)\s*\?\s*$",
                         re.IGNORECASE)
-_KIND_STOP = frozenset(["a", "an", "the", "of", "kind", "kinds", "type", "types"])
+_KIND_STOP = frozenset(["kind", "type"])  # stems; stopwords are not terms
 _COUNTRY_OF = {**dict.fromkeys(("american", "united states", "us", "u s", "america", "usa"), "usa"),
                **dict.fromkeys(("british", "english", "england", "united kingdom", "uk", "u k"), "uk"),
                **dict.fromkeys(("french", "france"), "france")}
@@ -165,9 +166,8 @@ def both_of_kind(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
     if first is None or split is None or split[0] is first:
         return None
     second, kind = split
-    words = [_singular(w) for w in _norm(" ".join(kind)).split() if w not in _KIND_STOP]
-    if words and all(all(re.search(rf"\b{re.escape(w)}", _norm(hit.text[:300])) for w in words)
-                     for hit in (first, second)):
+    asked_terms = set(keyword_terms(" ".join(kind))) - _KIND_STOP  # stemmed: "bands" is "band"
+    if asked_terms and all(asked_terms <= set(keyword_terms(hit.text[:300])) for hit in (first, second)):
         return ShortAnswer("yes", first.text[:200], first.chunk_id, YESNO)
     return None
 
@@ -186,15 +186,6 @@ def _second_and_kind(words: list[str], hits: Sequence[Hit], after_both: bool) ->
         if own is not None:
             return own, words[at:]
     return None
-
-
-def _singular(word: str) -> str:
-    """"cities" → "city", "churches" → "church", "bands" → "band": enough to find a kind's word."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _option_said(options: tuple[str, str], question: str, hits: Sequence[Hit]) -> tuple[str, Hit] | None:
