@@ -220,9 +220,7 @@ def in_database(url: str, model: str, queries: int) -> dict[str, Any]:
 
     store = open_store(url, create=False)
     try:
-        disk = store._db.execute(
-            "SELECT sum(pg_total_relation_size(format('%I.%I', table_schema, table_name)::regclass)) "
-            "FROM information_schema.tables WHERE table_schema = current_schema()").fetchone()[0]
+        disk = sum(store.disk_bytes().values())
         hashes = [h for (h,) in store._db.execute(
             "SELECT text_hash FROM chunks ORDER BY md5(id::text) LIMIT ?", (queries,)).fetchall()]
         rng = np.random.default_rng(7)
