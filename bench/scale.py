@@ -325,12 +325,12 @@ def print_postgres(rows: list[dict]) -> None:
     pg = [r for r in rows if "postgres" in r]
     if not pg:
         return
-    print(f"{'chunks':>9} {'HNSW build s':>12} {'disk MB':>8} {'server MB':>9} {'HNSW p50/p95 ms':>16} {'R@10':>6} "
+    print(f"{'chunks':>9} {'index build s':>13} {'disk MB':>8} {'server MB':>9} {'index p50/p95 ms':>16} {'R@10':>6} "
           f"{'+links p50':>10} {'BM25 SQL p50':>12}")
     for r in pg:
         p = r["postgres"]
-        v = p["hnsw_vector_search"]
-        print(f"{r['chunks']:>9,} {p['hnsw_build_s']:>12} {p['disk_mb']:>8} {p['server_pss_mb']:>9} "
+        v = p["vector_search"]
+        print(f"{r['chunks']:>9,} {p['vector_index_build_s']:>13} {p['disk_mb']:>8} {p['server_pss_mb']:>9} "
               f"{v['p50_ms']:>7} / {v['p95_ms']:<6} {v['recall_at_10']:>6} {p['one_statement_links']['p50_ms']:>10} "
               f"{p['bm25_in_sql']['p50_ms']:>12}")
 

@@ -5,7 +5,8 @@ takes minutes to build and gigabytes on the disk of every host that asks. A stor
 chunks itself (store/base.py `RankingStore`: PostgreSQL) keeps the two big parts where they are:
 
 - vectors are ranked by pgvector in SQL (`nearest_chunks`): an exact scan below `exact_below`
-  chunks, the HNSW index above (docs/BENCHMARKS.md, "Retrieval served from PostgreSQL");
+  chunks, the IVFFlat index above (store/postgres/vector_index.py; docs/BENCHMARKS.md,
+  "Retrieval served from PostgreSQL");
 - keywords are ranked in SQL by the embedded store's BM25 over its own terms: the question is
   tokenised here exactly as bm25s tokenises (text/bm25.py `keyword_terms`), and the store reads
   each term's best postings from its keyword index (`keyword_ranks`, store/postgres/keywords.py),

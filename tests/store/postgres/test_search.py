@@ -156,7 +156,7 @@ def test_a_common_term_is_read_only_up_to_the_per_term_bound_best_impact_first(t
 @pytest.mark.parametrize("question", ["Who directed Big Stone Gap?", "an author of novels", "stone tools"])
 def test_nearest_chunks_are_numpys_nearest_with_their_cosines(tiny_pg: HopGraph, question: str, exact: bool) -> None:
     """The exact scan (ties by id, as numpy's order here) and, on a store this small, where it
-    misses nothing, the HNSW walk (in any order among equal cosines)."""
+    scans every list, the IVF index (in any order among equal cosines)."""
     index = tiny_pg.search_index
     query = tiny_pg.embedder.embed_query(question)
     cosine = {int(chunk): float(c) for chunk, c in zip(index.table.ids, index.vectors @ query, strict=True)}

@@ -18,6 +18,7 @@ from hopgraph.ingest.carry import carry_facts
 from hopgraph.linkgraph.links import build_name_graph
 from hopgraph.records.documents import RunRecord
 from hopgraph.store import open_store
+from hopgraph.store.postgres import vector_index
 from hopgraph.store.postgres.connection import SCHEMA_VERSION, shown
 
 from ..sql.test_documents import AUTHOR, FILM, MODEL, apply
@@ -139,20 +140,44 @@ def test_two_index_runs_never_interleave(pg_url: str) -> None:
     assert seen == [{"Big Stone Gap (film)"}, {"Big Stone Gap (film)", "Adriana Trigiani"}]
 
 
-def test_an_index_run_builds_one_hnsw_index_per_embedder_once(pg_url: str) -> None:
+def test_an_index_run_builds_one_ivf_index_per_embedder_and_again_once_its_rows_outgrow_it(pg_url: str) -> None:
     store = open_store(pg_url)
 
-    def hnsw() -> list[str]:
+    def vector_indexes() -> list[str]:
         return [r[0] for r in store._db.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'vectors' "
-                                                "AND indexdef LIKE '%hnsw%'")]
+                                                "AND schemaname = current_schema() AND indexdef ~ 'ivfflat|hnsw'")]
+
+    def unit(i: int) -> np.ndarray:
+        return np.array([np.cos(i), np.sin(i), 0.5], np.float32)
 
     store.save_vectors({"a": np.array([1, 0, 0], np.float32), "b": np.array([0, 1, 0], np.float32)}, MODEL)
-    assert hnsw() == []  # saved vectors wait for the run's end: one bulk build, not one per batch
+    assert vector_indexes() == []  # saved vectors wait for the run's end: one bulk build, not one per batch
     run = RunRecord("index", "2026-01-01T00:00:00", lambda: "{}")
     store.apply(Change(upserts=[FILM]), build_name_graph, {"embedder": MODEL}, run, carry_facts)
-    assert len(hnsw()) == 1 and "vector(3)" in hnsw()[0] and MODEL in hnsw()[0]
-    assert store.ensure_vector_index(MODEL) is False  # there already
+    [first] = vector_indexes()
+    assert "ivfflat" in first and "vector(3)" in first and MODEL in first and "lists='2'" in first
+    assert store.ensure_vector_index(MODEL) is False  # there already, and its rows have not grown
+    store.save_vectors({f"h{i}": unit(i) for i in range(14)}, MODEL)  # 16 rows: 8 lists, four times the 2
+    assert store.ensure_vector_index(MODEL) is True
+    [grown] = vector_indexes()  # built beside the first, which is dropped
+    assert "lists='8'" in grown and vector_index.probes_now(store._db, MODEL) == 8  # a small store: every list
     store.close()
+
+
+def test_a_store_with_the_older_hnsw_index_gets_the_ivf_index_at_its_next_build(pg_url: str) -> None:
+    store = open_store(pg_url)
+    store.save_vectors({f"h{i}": np.array([i, 1, 0], np.float32) for i in range(5)}, MODEL)
+    store._db.execute(f"CREATE INDEX {vector_index.legacy_hnsw_name(MODEL)} ON vectors USING hnsw "
+                      f"((vector::vector(3)) vector_cosine_ops) WHERE model = '{MODEL}'")
+    assert vector_index.built_lists(store._db, MODEL) == {vector_index.legacy_hnsw_name(MODEL): 0}
+    assert store.ensure_vector_index(MODEL) is True
+    assert vector_index.built_lists(store._db, MODEL) == {vector_index.index_prefix(MODEL) + "4": 4}
+    store.close()
+
+
+def test_lists_grow_with_the_root_of_the_rows_and_probes_with_the_root_of_the_lists() -> None:
+    assert [vector_index.lists_for(n) for n in (1, 3, 100, 100_000, 1_000_000)] == [1, 3, 20, 632, 2000]
+    assert [vector_index.probes_for(lists) for lists in (1, 20, 632, 2000)] == [1, 16, 26, 45]
 
 
 def test_replies_survive_a_rolled_back_write(pg_url: str) -> None:

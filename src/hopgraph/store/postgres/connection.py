@@ -37,7 +37,7 @@ except ImportError:  # the extra is not installed: open_store says which one to 
 
 CONNECT_TIMEOUT = 5  # seconds; libpq's connect_timeout (whole seconds)
 SCHEMA_VERSION = 2  # 2: the keyword index of the embedded store's terms (keywords.sql, migrations.py)
-MIN_PGVECTOR = (0, 5)  # the first release with HNSW
+MIN_PGVECTOR = (0, 5)  # the first release with HNSW, which stores written before IVFFlat still have
 FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
 
 
@@ -171,7 +171,7 @@ def _ensure_vector_extension(connection: Any, url: str) -> None:
                 f"database as its owner") from None
         row = connection.execute(found).fetchone()
     if tuple(int(p) for p in row[1].split(".")[:2]) < MIN_PGVECTOR:
-        raise HopgraphError(f"{shown(url)}: pgvector {row[1]} has no HNSW index; hopgraph needs pgvector "
+        raise HopgraphError(f"{shown(url)}: pgvector {row[1]} is too old; hopgraph needs pgvector "
                             f"{'.'.join(map(str, MIN_PGVECTOR))} or newer (`ALTER EXTENSION vector UPDATE;`)")
     if not connection.execute("SELECT %s = ANY(current_schemas(false))", (row[0],)).fetchone()[0]:
         connection.execute("SELECT set_config('search_path', current_setting('search_path') || ', ' || "

@@ -25,8 +25,8 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_doc ON chunks(doc_id);
 CREATE INDEX chunks_hash ON chunks(text_hash);
--- Embeddings keyed by (text hash, model), as in SQLite. Each model gets a partial HNSW index over
--- its vectors cast to their dimension (store/postgres/store.py `_ensure_vector_index`).
+-- Embeddings keyed by (text hash, model), as in SQLite. Each model gets a partial IVFFlat index over
+-- its vectors cast to their dimension (store/postgres/vector_index.py `ensure`).
 CREATE TABLE vectors (
     text_hash TEXT NOT NULL,
     model     TEXT NOT NULL,

@@ -1,6 +1,6 @@
 """Retrieval that runs inside PostgreSQL, each as one SQL statement.
 
-- `vector_links`: the reference lab's cheap graph in one query — the nearest chunks by the HNSW
+- `vector_links`: the reference lab's cheap graph in one query — the nearest chunks by the IVF
   index (step 0), then every chunk their links point at (step 1), ordered by step and by each
   chunk's own distance to the question.
 - `keyword_ranks`: BM25 over the keyword index of the embedded store's own terms (keywords.py),
@@ -15,18 +15,14 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
-from hopgraph.store.postgres import keywords
+from hopgraph.store.postgres import keywords, vector_index
 from hopgraph.store.postgres.connection import PgDatabase, psycopg
 
-# Candidates the HNSW scan keeps (pgvector's `hnsw.ef_search`, default 40) per chunk asked for:
-# vectors of withdrawn chunks stay cached in `vectors` and are dropped by the join, so the scan
-# must look further than the seeds it returns. Measured at 100k chunks, 10 seeds
-# (bench/hnsw_ef_search.py): ef 80 → recall@10 0.946, 6.0 ms; 120 → 0.974; 160 → 0.984, 9.0 ms;
-# 240 → 0.990, 11.4 ms.
-EF_PER_SEED = 16
+# A store written before the IVF index (vector_index.py) keeps its HNSW index until its next index
+# run: its scans are given the breadth that index was served with (4 × the rows asked for, 100–1000).
 MIN_EF_SEARCH = 100
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
-EF_PER_NEAREST = 4  # a ranking's depth (100 rows) × 4: ef_search 400 (docs/BENCHMARKS.md, issue 24)
+EF_PER_NEAREST = 4
 
 
 class SqlSearch:
@@ -35,15 +31,15 @@ class SqlSearch:
     _db: PgDatabase
 
     def vector_links(self, query: np.ndarray, model: str, seeds: int, top: int,
-                     ef_search: int | None = None) -> list[tuple[int, int, float]]:
+                     probes: int | None = None) -> list[tuple[int, int, float]]:
         """(chunk id, step, cosine distance) of the `seeds` nearest chunks (step 0) and the chunks
         their links point at (step 1), ordered by step then distance, at most `top` rows.
-        `ef_search` overrides the HNSW scan's breadth (bench/hnsw_ef_search.py sweeps it)."""
+        `probes` overrides the IVF scan's breadth (vector_index.py `probes_for` by default)."""
         dimensions = int(np.asarray(query).shape[-1])
         typed = f"vector::vector({dimensions})"
         model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
         # The question's vector is a parameter in each ORDER BY, not a CTE column: only
-        # `indexed expression <=> constant` lets the planner walk the HNSW index.
+        # `indexed expression <=> constant` lets the planner scan the vector index.
         q = f"%(q)s::vector({dimensions})"
         statement = f"""
             WITH seeds AS (
@@ -63,8 +59,7 @@ class SqlSearch:
             ORDER BY step, distance, id
             LIMIT %(top)s"""
         with self._db.transaction():
-            breadth = ef_search or max(MIN_EF_SEARCH, EF_PER_SEED * seeds)
-            self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
+            self._set_breadth(model, seeds, probes)
             rows = self._db.connection.execute(
                 statement, {"q": np.asarray(query, dtype=np.float32), "seeds": seeds, "top": top}).fetchall()
         return [(int(chunk), int(step), float(distance)) for chunk, step, distance in rows]
@@ -73,11 +68,11 @@ class SqlSearch:
         """(chunk id, cosine) of the k chunks nearest the question, best first (ties by id).
 
         `exact`: every vector of the model scanned (ordered by `vector <=> q`, which no index
-        matches); else the model's HNSW index walked with `hnsw.ef_search` = max(MIN_EF_SEARCH,
-        EF_PER_NEAREST × k), at most pgvector's 1000 (retrieval/database_index.py says when each)."""
+        matches); else the model's IVF index, √lists of its lists scanned (vector_index.py;
+        retrieval/database_index.py says when each)."""
         dimensions = int(np.asarray(query).shape[-1])
         model_literal = psycopg.sql.Literal(model).as_string(self._db.connection)
-        # Only `indexed expression <=> constant` walks the HNSW index; the untyped column does not.
+        # Only `indexed expression <=> constant` scans the vector index; the untyped column does not.
         typed = "" if exact else f"({dimensions})"
         distance = f"v.vector{'' if exact else '::vector' + typed} <=> %(q)s::vector{typed}"
         statement = f"""
@@ -85,11 +80,18 @@ class SqlSearch:
             WHERE v.model = {model_literal} ORDER BY {distance}{", c.id" if exact else ""} LIMIT %(k)s"""
         with self._db.transaction():
             if not exact:
-                breadth = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, EF_PER_NEAREST * k))
-                self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(breadth)}")
+                self._set_breadth(model, k)
             rows = self._db.connection.execute(
                 statement, {"q": np.asarray(query, dtype=np.float32), "k": k}).fetchall()
         return [(int(chunk), 1.0 - float(d)) for chunk, d in rows]
+
+    def _set_breadth(self, model: str, k: int, probes: int | None = None) -> None:
+        """How far this transaction's vector scan looks: the IVF index's probes (read from its name,
+        so a rebuild by the writer is followed at once), and an older store's HNSW breadth."""
+        probes = probes or vector_index.probes_now(self._db, model)
+        ef_search = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, EF_PER_NEAREST * k))
+        self._db.connection.execute(f"SET LOCAL ivfflat.probes = {int(probes)}")
+        self._db.connection.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
 
     def keyword_ranks(self, terms: Sequence[str], top: int,
                       per_term: int = keywords.POSTINGS_PER_TERM) -> list[tuple[int, float]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Sequence
 
@@ -12,7 +11,7 @@ from hopgraph.llm.cache import LLMCache
 from hopgraph.records.documents import DocumentChange, RunRecord, utc_now
 from hopgraph.records.names import GraphRows
 from hopgraph.store.base import FactCarrier, GraphBuilder
-from hopgraph.store.postgres import bulk, keywords, migrations
+from hopgraph.store.postgres import bulk, keywords, migrations, vector_index
 from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg, shown
 from hopgraph.store.postgres.search import SqlSearch
 from hopgraph.store.sql.carry import Deleted
@@ -22,15 +21,12 @@ from hopgraph.store.sql.knowledge import KnowledgeTables
 from hopgraph.store.sql.replies import TableLLMCache
 from hopgraph.store.sql.stats import StatsTables
 
-HNSW_M, HNSW_EF_CONSTRUCTION = 16, 64  # pgvector's defaults, written out because the bench reports them
-INDEX_BUILD_MEMORY = "2GB"  # an HNSW graph built in memory: 1M × 384 floats fit; spilling is many times slower
-
 
 class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTables, SqlSearch):
     """All five store protocols (store/base.py) in one PostgreSQL schema.
 
     The table code is store/sql/'s, shared with SQLite; what is PostgreSQL's own is here: vectors as
-    pgvector values with one HNSW index per embedding model, the reply cache's connection, and the
+    pgvector values with one IVFFlat index per embedding model (vector_index.py), the reply cache's connection, and the
     searches that run as one SQL statement (search.py)."""
 
     def __init__(self, url: str, create: bool = True, lock_timeout: float = 30.0) -> None:
@@ -42,7 +38,6 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         except BaseException:
             self._db.close()
             raise
-        self._indexed_models: set[str] = set()
         self._keys_after = False  # set by `_apply_documents` for the rest of its transaction (bulk.py)
 
     @property
@@ -72,9 +67,10 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
 
     def apply(self, change: DocumentChange, build_graph: GraphBuilder, meta: dict[str, str],
               run: RunRecord, carry: FactCarrier) -> GraphRows:
-        """The shared apply (with this store's bulk writes, bulk.py), then the embedder's HNSW index
-        if it has none yet: built once over all of a first run's vectors (much faster than growing
-        it batch by batch as they are saved); later runs' vectors join it as they are inserted."""
+        """The shared apply (with this store's bulk writes, bulk.py), then the embedder's vector index
+        if it has none yet or its rows outgrew it: built over all of a run's vectors (much faster
+        than growing it batch by batch as they are saved); later runs' vectors join it as they are
+        inserted, each into its nearest list."""
         try:
             graph = super().apply(change, build_graph, meta, run, carry)
         finally:
@@ -126,25 +122,11 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
         bulk.copy_graph(self._db, graph, self._keys_after)
 
     def ensure_vector_index(self, model: str) -> bool:
-        """A partial HNSW index per model over `vector::vector(dim)` (cosine): the column holds
-        vectors of any model, and pgvector indexes only a fixed dimension. True if one was built."""
-        name = vector_index_name(model)
-        if model in self._indexed_models or self._db.execute(
-                "SELECT 1 FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()", (name,)).fetchone():
-            self._indexed_models.add(model)
-            return False
-        row = self._db.execute("SELECT vector_dims(vector) FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()
-        if row is None:
-            return False
-        literal = psycopg.sql.Literal(model).as_string(self._db.connection)
+        """The model's IVFFlat index over `vector::vector(dim)` (cosine), built or outgrown and built
+        again (vector_index.py): the column holds vectors of any model, and pgvector indexes only a
+        fixed dimension. True if one was built."""
         with self._transaction():
-            self._db.execute(f"SET LOCAL maintenance_work_mem = '{INDEX_BUILD_MEMORY}'")
-            self._db.execute(
-                f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vector::vector({int(row[0])})) "
-                f"vector_cosine_ops) WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION}) "
-                f"WHERE model = {literal}")
-        self._indexed_models.add(model)
-        return True
+            return vector_index.ensure(self._db, model)
 
     def reply_cache(self) -> LLMCache:
         """The `llm_cache` table on a connection of its own: each put commits at once."""
@@ -165,7 +147,3 @@ def as_array(vector: object) -> np.ndarray:
     """pgvector's Python type (`Vector`, or a numpy array in older releases) as float32."""
     to_numpy = getattr(vector, "to_numpy", None)
     return np.asarray(to_numpy() if to_numpy else vector, dtype=np.float32)
-
-
-def vector_index_name(model: str) -> str:
-    return "vectors_hnsw_" + hashlib.sha1(model.encode()).hexdigest()[:12]
