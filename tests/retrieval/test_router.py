@@ -258,3 +258,30 @@ def test_auto_steps_aside_when_its_seeds_share_one_document_and_the_graph_leaves
     assert [h.chunk_id for h in retrieval.hits] == [h.chunk_id for h in hybrid]
     monkeypatch.setattr(router, "STEP_ASIDE_ONE_DOCUMENT", False)  # the share rule alone keeps the graph's hits
     assert [h.chunk_id for h in tiny_graph.search(question, method="auto", top=3).hits] == [90, 91, 92]
+
+
+def test_auto_gives_hybrids_hits_when_most_ranked_hits_lie_in_long_documents(tiny_graph, monkeypatch):
+    question = "The director of Big Stone Gap is based in what New York city?"
+    hybrid = tiny_graph.search(question, method="hybrid", top=3).hits
+    first = hybrid[0]
+    graph = Retrieval("hybrid+names+links+ppr", [_hit(first.chunk_id, first.doc_id, "hybrid"),
+                                                 _linked(92, max(h.doc_id for h in hybrid) + 100, "link",
+                                                         first.chunk_id)])  # a hop the share rule would keep
+    real = router.run_method
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
+                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+    kept = tiny_graph.search(question, method="auto", top=3)  # one-chunk paragraphs: the graph's hits stay
+    assert [h.chunk_id for h in kept.hits][:2] == [first.chunk_id, 92]
+    monkeypatch.setattr(router, "LONG_DOCUMENT_CHUNKS", 1)  # now every document is a long one
+    aside = tiny_graph.search(question, method="auto", top=3)
+    assert [h.chunk_id for h in aside.hits] == [h.chunk_id for h in hybrid]
+    assert any(step.stage == "step aside" and "documents of 1+ chunks" in step.detail for step in aside.trace)
+
+
+def test_chunks_in_document_counts_each_documents_chunks_and_zero_for_an_unknown_one(tiny_graph):
+    index = tiny_graph.search_index
+    docs = index.table.doc_ids.tolist()
+    asked = [docs[0], docs[-1], max(docs) + 1]
+    assert index.chunks_in_document(asked) == [docs.count(docs[0]), docs.count(docs[-1]), 0]
+    assert router.in_long_documents(index, [_hit(1, docs[0], "hybrid"), _hit(2, docs[0], "link")]) is (
+        docs.count(docs[0]) >= router.LONG_DOCUMENT_CHUNKS)

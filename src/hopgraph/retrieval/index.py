@@ -71,6 +71,17 @@ class SearchIndex:
     def row_of_chunk(self) -> dict[int, int]:
         return self.table.row_of()
 
+    @cached_property
+    def _document_lengths(self) -> tuple[np.ndarray, np.ndarray]:
+        """(document ids sorted, their chunk counts), counted once."""
+        return np.unique(np.asarray(self.table.doc_ids), return_counts=True)
+
+    def chunks_in_document(self, doc_ids: list[int]) -> list[int]:
+        """How many chunks each document has (0 for one the index does not hold)."""
+        docs, counts = self._document_lengths
+        at = np.minimum(np.searchsorted(docs, doc_ids), max(len(docs) - 1, 0))
+        return [int(counts[i]) if len(docs) and docs[i] == d else 0 for i, d in zip(at.tolist(), doc_ids, strict=True)]
+
     def mention_graph(self, reverse_weight: float = 1.0) -> MentionGraph:
         """The Personalized PageRank graph (chunks + linking names), built on first use per weight of
         walking a link backwards (a few ms) and kept for the life of the index."""

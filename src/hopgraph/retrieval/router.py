@@ -60,6 +60,13 @@ KEEP_CROSS_DOCUMENT = True
 # shares with others ("Wood", "The Jews" in a novel) rather than the question.
 STEP_ASIDE_ONE_DOCUMENT = True
 
+# The third: the question's ranked hits lie in long documents (most of them in a document of at
+# least LONG_DOCUMENT_CHUNKS chunks). Inside a book or a guideline every chapter names the same
+# people and things, so a name link is no evidence that a passage is about the question; `auto`
+# gives hybrid's hits. The length sits in the gap between the shared sets' documents: none of the
+# supplier profiles, docs3 documents or paragraphs has more than 8 chunks, no novel fewer than 45.
+LONG_DOCUMENT_CHUNKS = 20
+
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
     r"problems?|ideas?|findings?|lessons?)\b|\bthemes?\b|\bacross\s+(the|all|these|every)\b|\boverall\b|"
@@ -192,6 +199,13 @@ def seeds_in_one_document(hits: list[Hit]) -> bool:
     return len(others) < len(hits) and len(others) >= 2 and len(set(others)) == 1
 
 
+def in_long_documents(index: SearchIndex, hits: list[Hit]) -> bool:
+    """Whether most of the named or ranked hits lie in documents of `LONG_DOCUMENT_CHUNKS` or more."""
+    ranked = [h.doc_id for h in hits if h.found_by not in GRAPH_PLACED]
+    lengths = index.chunks_in_document(ranked)
+    return bool(ranked) and 2 * sum(n >= LONG_DOCUMENT_CHUNKS for n in lengths) > len(ranked)
+
+
 def cross_document_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -> list[Hit]:
     """The hits the graph placed in a document none of the fallback's kept hits come from, reached
     from one of those kept hits (a hop from a hit that itself goes is no evidence for the question)
@@ -230,6 +244,12 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
     if chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
         steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
                                f"these are {FALLBACK} search's hits"))
+    elif chosen.method != FALLBACK and in_long_documents(index, hits):
+        aside = run_method(index, question, FALLBACK, budget, rrf_k)
+        steps += [TraceStep("step aside", 0.0, f"most of {chosen.method}'s ranked hits lie in documents of "
+                            f"{LONG_DOCUMENT_CHUNKS}+ chunks, where name links are weak evidence: "
+                            f"{FALLBACK} search's hits instead"), *aside.trace]
+        hits = aside.hits
     elif chosen.method != FALLBACK and (own_document_share(hits) >= STEP_ASIDE_SHARE
                                         or (STEP_ASIDE_ONE_DOCUMENT and seeds_in_one_document(hits))):
         aside = run_method(index, question, FALLBACK, budget, rrf_k)
