@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -72,7 +73,9 @@ def sweep(store, model: str, vectors: np.ndarray, truth: list[set[int]], index: 
                         found = [r[0] for r in conn.execute(query, {"q": vector}).fetchall()]
                         times.append((time.perf_counter() - started) * 1000)
                     kept.append(len(want & set(found[:10])) / 10)
-                rows.append(scored(times, kept, index=index.split(" USING ")[1].split(" ")[0],
+                kind = index.split(" USING ")[1].split(" ")[0]
+                built_with = re.search(r"WITH \((.*?)\)", index).group(1)
+                rows.append(scored(times, kept, index=f"{kind} {built_with}",
                                    build_s=build_s, index_mb=round(size / 2**20, 1), setting=setting))
             raise Rollback
     except Rollback:
