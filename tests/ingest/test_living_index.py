@@ -75,13 +75,20 @@ from testkit import BagOfWordsEmbedder
 from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 seen = []
-print("reading", flush=True)
-while not Path({stop!r}).exists() or len(seen) < 5:  # until the test says the write is over
+
+
+def read():
     with HopGraph({store!r}, Settings(), embedder=BagOfWordsEmbedder(), quiet=True, create=False) as hg:
         asked = hg.ask("Who directed the film?", mode="search", method="hybrid+names+links")
         cited = all(c in asked.sources for c in asked.citations)  # every citation names a chunk that is there
         counts = hg.store.counts()  # documents and chunks in one statement: one state of the store
         seen.append([time.time(), counts.documents, counts.chunks, len(asked.hits), bool(asked.text) and cited])
+
+
+read()  # one answer from the old index before the test starts the write, however slow the machine
+print("reading", flush=True)
+while not Path({stop!r}).exists() or len(seen) < 5:  # until the test says the write is over
+    read()
 print(json.dumps(seen))
 """
 
