@@ -1,6 +1,7 @@
-"""An older PostgreSQL store opens: version 1 (keywords over PostgreSQL's own full text) becomes
-version 2 (the keyword index of the embedded store's terms) in one transaction, its postings
-written from the chunk texts."""
+"""An older PostgreSQL store opens: version 1 (keywords over PostgreSQL's own full text, the name
+graph with foreign keys) becomes the current version in one transaction — the keyword index of the
+embedded store's terms, its postings written from the chunk texts (2), and the name graph without
+its foreign keys (3)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,14 @@ CREATE FUNCTION hopgraph_word_count(tsvector) RETURNS integer LANGUAGE sql IMMUT
 ALTER TABLE chunks ADD COLUMN words tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
     ADD COLUMN n_words integer GENERATED ALWAYS AS (hopgraph_word_count(to_tsvector('english', text))) STORED;
 CREATE INDEX chunks_words ON chunks USING gin(words);
-DROP INDEX names_doc, mentions_name, links_name, links_target, abouts_name, entity_sources_chunk,
-    relation_sources_chunk, communities_parent, community_members_entity;
+DROP INDEX names_doc, entity_sources_chunk, relation_sources_chunk, communities_parent, community_members_entity;
+ALTER TABLE mentions ADD FOREIGN KEY (chunk_id) REFERENCES chunks(id) ON DELETE CASCADE,
+    ADD FOREIGN KEY (name_id) REFERENCES names(id) ON DELETE CASCADE;
+ALTER TABLE links ADD FOREIGN KEY (source_chunk) REFERENCES chunks(id) ON DELETE CASCADE,
+    ADD FOREIGN KEY (target_chunk) REFERENCES chunks(id) ON DELETE CASCADE,
+    ADD FOREIGN KEY (name_id) REFERENCES names(id) ON DELETE CASCADE;
+ALTER TABLE abouts ADD FOREIGN KEY (chunk_id) REFERENCES chunks(id) ON DELETE CASCADE,
+    ADD FOREIGN KEY (name_id) REFERENCES names(id) ON DELETE CASCADE;
 CREATE TABLE postings (
     term     TEXT NOT NULL,
     chunk_id BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
@@ -70,7 +77,7 @@ def version_1(pg_url: str) -> str:
 
 
 def test_a_version_1_store_opens_migrated_with_the_postings_of_a_new_store(version_1: str) -> None:
-    assert SCHEMA_VERSION == 2 and "words" in columns(version_1, "chunks")
+    assert SCHEMA_VERSION == 3 and "words" in columns(version_1, "chunks") and graph_keys(version_1)
     hg = HopGraph(version_1, Settings(search_in="snapshot"), embedder=BagOfWordsEmbedder())  # opening migrates
     index = hg.search_index
     scores = index.keyword.scores("film producer")
@@ -83,7 +90,7 @@ def test_a_version_1_store_opens_migrated_with_the_postings_of_a_new_store(versi
     assert {"words", "n_words"}.isdisjoint(columns(version_1, "chunks"))
     migrated = keyword_state(version_1)
     with psycopg.connect(version_1) as db:
-        assert db.execute("SELECT version FROM hopgraph_schema").fetchone()[0] == 2
+        assert db.execute("SELECT version FROM hopgraph_schema").fetchone()[0] == 3
         assert db.execute("SELECT count(*) FROM pg_proc WHERE proname = 'hopgraph_word_count'").fetchone()[0] == 0
         assert unindexed_foreign_keys(db) == []  # the indexes version 1 lacked were made
         db.execute("DELETE FROM documents")  # the same corpus written afresh by version 2's own code
@@ -91,6 +98,14 @@ def test_a_version_1_store_opens_migrated_with_the_postings_of_a_new_store(versi
     hg.index_documents(TINY_CORPUS)
     hg.close()
     assert keyword_state(version_1) == migrated and migrated[0]
+    assert graph_keys(version_1) == []
+
+
+def graph_keys(url: str) -> list[str]:
+    """The foreign keys of the name graph's rows (version 3 has none)."""
+    with psycopg.connect(url) as db:
+        return [r[0] for r in db.execute("SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = "
+                                         "ANY(ARRAY['mentions', 'links', 'abouts']::regclass[])")]
 
 
 def test_a_failed_migration_leaves_version_1_as_it_was(version_1: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -223,3 +223,36 @@ def unindexed_foreign_keys(db: psycopg.Connection) -> list[tuple[str, str]]:
         WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
           AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])
         ORDER BY 1, 2""").fetchall()
+
+
+def test_no_name_graph_row_outlives_its_chunk_or_name_though_the_graph_has_no_foreign_keys(pg_url: str) -> None:
+    """Version 3 dropped the name graph's foreign keys (schema.sql): each run that changes chunks
+    rewrites the graph in its own transaction, so a removed or rewritten document leaves no row
+    behind — here after an index run, an update and a removal."""
+    from testkit import TINY_CORPUS, BagOfWordsEmbedder
+
+    from hopgraph.config import Settings
+    from hopgraph.engine import HopGraph
+    from hopgraph.records.documents import Document
+
+    orphans = {
+        "mentions": "SELECT count(*) FROM mentions m WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = m.chunk_id) "
+                    "OR NOT EXISTS (SELECT 1 FROM names n WHERE n.id = m.name_id)",
+        "links": "SELECT count(*) FROM links l WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = l.source_chunk) "
+                 "OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = l.target_chunk) "
+                 "OR NOT EXISTS (SELECT 1 FROM names n WHERE n.id = l.name_id)",
+        "abouts": "SELECT count(*) FROM abouts a WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = a.chunk_id) "
+                  "OR NOT EXISTS (SELECT 1 FROM names n WHERE n.id = a.name_id)"}
+    with HopGraph(pg_url, Settings(search_in="snapshot"), embedder=BagOfWordsEmbedder()) as hg:
+        hg.index_documents(TINY_CORPUS)
+        first = hg.store._db.execute("SELECT count(*) FROM links").fetchone()[0]
+        changed = Document(TINY_CORPUS[0].title, "Big Stone Gap is a film by Adriana Trigiani, shot in Virginia.",
+                           TINY_CORPUS[0].source)
+        hg.index_documents([changed], replace_sources=False)
+        stored = hg.store.active_documents()[(TINY_CORPUS[1].source, TINY_CORPUS[1].title)]
+        hg.remove([str(stored.id)])
+        db = hg.store._db
+        assert first > 0 and {table: db.execute(sql).fetchone()[0] for table, sql in orphans.items()} == {
+            "mentions": 0, "links": 0, "abouts": 0}
+        assert db.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = "
+                          "ANY(ARRAY['mentions', 'links', 'abouts']::regclass[])").fetchone()[0] == 0

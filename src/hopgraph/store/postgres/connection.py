@@ -36,7 +36,8 @@ except ImportError:  # the extra is not installed: open_store says which one to 
     psycopg = None  # type: ignore[assignment]
 
 CONNECT_TIMEOUT = 5  # seconds; libpq's connect_timeout (whole seconds)
-SCHEMA_VERSION = 2  # 2: the keyword index of the embedded store's terms (keywords.sql, migrations.py)
+SCHEMA_VERSION = 3  # 2: the keyword index of the embedded store's terms (keywords.sql); 3: the name graph
+# without foreign keys (schema.sql); migrations.py
 MIN_PGVECTOR = (0, 5)  # the first release with HNSW, which stores written before IVFFlat still have
 FIRST_TABLES = frozenset({"documents", "chunks", "vectors", "links", "meta"})
 

@@ -8,6 +8,8 @@ at its old version, readable by the hopgraph that wrote it).
   text (at a million chunks, minutes; nothing else is rewritten). And every index of schema.sql
   that version 1 lacked: the ones that lead each foreign key, without which replacing the name graph
   scans a table per name (over six minutes a write at 100k chunks).
+- 3: the name graph's rows without foreign keys, and the indexes that only served their cascades
+  (schema.sql says why): the keys are found in the catalog and dropped.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from hopgraph.store.postgres import keywords
+from hopgraph.store.postgres.bulk import GRAPH_CHILDREN
 from hopgraph.store.postgres.connection import (
     SCHEMA_VERSION,
     PgDatabase,
@@ -40,7 +43,16 @@ def _schema_indexes(db: PgDatabase) -> None:
         db.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
 
 
-MIGRATIONS: list[tuple[int, Callable[[PgDatabase], None]]] = [(2, _keyword_index), (2, _schema_indexes)]
+def _graph_without_keys(db: PgDatabase) -> None:
+    for (statement,) in db.execute(
+            "SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) FROM pg_constraint "
+            "WHERE conrelid = ANY(?::regclass[]) AND contype = 'f'", (list(GRAPH_CHILDREN),)).fetchall():
+        db.execute(statement)
+    db.execute("DROP INDEX IF EXISTS mentions_name, links_name, links_target, abouts_name")
+
+
+MIGRATIONS: list[tuple[int, Callable[[PgDatabase], None]]] = [
+    (2, _keyword_index), (2, _schema_indexes), (3, _graph_without_keys)]
 
 
 def upgrade(db: PgDatabase, url: str, lock_timeout: float) -> int | None:

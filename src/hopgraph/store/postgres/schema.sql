@@ -40,32 +40,30 @@ CREATE TABLE names (
     doc_id   BIGINT REFERENCES documents(id) ON DELETE CASCADE,
     filtered TEXT NOT NULL DEFAULT ''
 );
+CREATE INDEX names_doc ON names(doc_id);
+-- The name graph's rows (mentions, links, abouts) carry no foreign keys (schema version 3): every
+-- index run deletes and rewrites all of them in the transaction that changes the chunks
+-- (store/sql/documents.py `apply`), so no row outlives its chunk or name at a commit
+-- (tests/store/postgres/test_store.py checks it), and a key checked row by row made that rewrite
+-- 5-7x slower (612k rows at 100k chunks: 28-42 s against 5-6 s, docs/BENCHMARKS.md).
 CREATE TABLE mentions (
-    chunk_id BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
-    name_id  BIGINT NOT NULL REFERENCES names(id) ON DELETE CASCADE,
+    chunk_id BIGINT NOT NULL,
+    name_id  BIGINT NOT NULL,
     PRIMARY KEY (chunk_id, name_id)
 );
 CREATE TABLE links (
-    source_chunk BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
-    target_chunk BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
-    name_id      BIGINT NOT NULL REFERENCES names(id) ON DELETE CASCADE,
+    source_chunk BIGINT NOT NULL,
+    target_chunk BIGINT NOT NULL,
+    name_id      BIGINT NOT NULL,
     weight       DOUBLE PRECISION NOT NULL DEFAULT 1,
     PRIMARY KEY (source_chunk, target_chunk)
 );
-CREATE INDEX names_doc ON names(doc_id);
--- Each index run replaces the name graph: `DELETE FROM names` checks, per name, the rows that name it
--- (the cascade), and removing a document checks the links into its chunks. Without these indexes
--- each check scans its whole table: 7 s a write at 10k chunks, over 6 minutes at 100k.
-CREATE INDEX mentions_name ON mentions(name_id);
-CREATE INDEX links_name ON links(name_id);
-CREATE INDEX links_target ON links(target_chunk);
 CREATE TABLE abouts (
-    chunk_id BIGINT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
-    name_id  BIGINT NOT NULL REFERENCES names(id) ON DELETE CASCADE,
+    chunk_id BIGINT NOT NULL,
+    name_id  BIGINT NOT NULL,
     weight   DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (chunk_id, name_id)
 );
-CREATE INDEX abouts_name ON abouts(name_id);
 CREATE TABLE readings (
     text_hash TEXT NOT NULL,
     reader    TEXT NOT NULL,
