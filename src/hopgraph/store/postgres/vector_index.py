@@ -64,10 +64,11 @@ def probes_now(db: PgDatabase, model: str) -> int:
 def ensure(db: PgDatabase, model: str) -> bool:
     """Build the model's IVF index if it has none, or a larger one if its rows outgrew it; drop the
     ones it replaces. The caller holds a transaction. True if an index was built."""
-    dimensions, rows = db.execute("SELECT max(vector_dims(vector)), count(*) FROM vectors WHERE model = ?",
-                                  (model,)).fetchone()
+    rows = db.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
     if not rows:
         return False
+    # one row's dimension: a model's vectors share it, and reading every row's would read them all
+    dimensions = db.execute("SELECT vector_dims(vector) FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone()[0]
     built = built_lists(db, model)
     largest = max(built.values(), default=0)
     wanted = lists_for(int(rows))
