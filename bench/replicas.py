@@ -223,7 +223,7 @@ def in_database(url: str, model: str, queries: int) -> dict[str, Any]:
     store = open_store(url, create=False)
     try:
         disk = sum(store.disk_bytes().values())
-        lists, probes = vector_index.built_lists(store._db, model), vector_index.probes_now(store._db, model)
+        lists, probed = vector_index.built_lists(store._db, model), vector_index.probes_now(store._db, model)
         hashes = [h for (h,) in store._db.execute(
             "SELECT text_hash FROM chunks ORDER BY md5(id::text) LIMIT ?", (queries,)).fetchall()]
         rng = np.random.default_rng(7)
@@ -239,7 +239,7 @@ def in_database(url: str, model: str, queries: int) -> dict[str, Any]:
             kept.append(len(truth & {c for c, _ in served[:10]}) / 10)
     finally:
         store.close()
-    return {"disk_mb": round(float(disk) / 2**20, 1), "queries": len(kept), "vector_index": lists, "probes": probes,
+    return {"disk_mb": round(float(disk) / 2**20, 1), "queries": len(kept), "vector_index": lists, "probes": probed,
             "vector_recall_at_10": round(float(np.mean(kept)), 3), "vector_ms": percentiles(ms)}
 
 
