@@ -9,6 +9,9 @@ keeps the first 10. Prints a table and writes JSON.
 
 Usage: python bench/pg_vector_index.py --url 'postgresql://…?options=-csearch_path%3D…'
        [--lists 316 632 1000] [--probes 8 16 25 32] [--hnsw-ef 400] [--queries 100] [--json PATH]
+   or: python bench/pg_vector_index.py --chunks 1000000 --pg-dir DIR [...]   (bench/scale.py's corpus
+       written first to a fresh schema of a pgserver kept in DIR, which later commands can reuse:
+       its URL is DIR/url.txt)
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import argparse
 import json
 import re
 import statistics
+import sys
 import time
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +30,24 @@ import numpy as np
 from hopgraph.retrieval.vector_search import MIN_CANDIDATES
 from hopgraph.store import open_store
 from hopgraph.store.postgres import vector_index
+
+
+def synthetic_store(chunks: int, pg_dir: Path) -> str:
+    """bench/scale.py's corpus of `chunks` chunks written by its writer to a fresh schema; the URL."""
+    import pgserver
+    import psycopg
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import scale
+
+    base = pgserver.get_server(pg_dir / "pg", cleanup_mode=None).get_uri()  # kept for later commands
+    schema = f"scale_{chunks}_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(base, autocommit=True) as db:
+        db.execute(f"CREATE SCHEMA {schema}")
+    url = f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
+    (pg_dir / "url.txt").write_text(url)
+    print(json.dumps({"chunks": chunks, "url": url, **scale.build_store(url, scale.Corpus(chunks))}), flush=True)
+    return url
 
 
 class Rollback(Exception):
@@ -84,13 +107,20 @@ def sweep(store, model: str, vectors: np.ndarray, truth: list[set[int]], index: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", required=True)
+    parser.add_argument("--url")
+    parser.add_argument("--chunks", type=int, help="write bench/scale.py's corpus of this size first")
+    parser.add_argument("--pg-dir", type=Path, default=Path("/tmp/hopgraph-pg-vector-index"))
     parser.add_argument("--lists", type=int, nargs="*", default=[])
     parser.add_argument("--probes", type=int, nargs="*", default=[8, 16, 32])
     parser.add_argument("--hnsw-ef", type=int, nargs="*", default=[])
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--json", default="bench/results/pg_vector_index.json")
     args = parser.parse_args()
+    if not args.url and not args.chunks:
+        parser.error("give --url (an existing store) or --chunks N (a synthetic one)")
+    if args.chunks:
+        args.pg_dir.mkdir(parents=True, exist_ok=True)
+        args.url = synthetic_store(args.chunks, args.pg_dir)
     store = open_store(args.url, create=False)
     model = store.meta()["embedder"]
     vectors = query_vectors(store, model, args.queries)
