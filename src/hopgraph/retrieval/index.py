@@ -79,8 +79,8 @@ class SearchIndex:
     def chunks_in_document(self, doc_ids: list[int]) -> list[int]:
         """How many chunks each document has (0 for one the index does not hold)."""
         docs, counts = self._document_lengths
-        at = np.minimum(np.searchsorted(docs, doc_ids), max(len(docs) - 1, 0))
-        return [int(counts[i]) if len(docs) and docs[i] == d else 0 for i, d in zip(at.tolist(), doc_ids, strict=True)]
+        at = _rows_of(docs, np.asarray(doc_ids, dtype=np.int64))  # each document's place, or -1
+        return np.where(at >= 0, counts[np.maximum(at, 0)], 0).tolist() if len(docs) else [0] * len(doc_ids)
 
     def mention_graph(self, reverse_weight: float = 1.0) -> MentionGraph:
         """The Personalized PageRank graph (chunks + linking names), built on first use per weight of
