@@ -33,9 +33,9 @@ def lists_for(rows: int) -> int:
 
 
 def probes_for(lists: int) -> int:
-    """Lists a query scans: √lists, pgvector's own advice (26 of 632 lists at 100k; 24 found 0.994 of the exact top 10),
-    and never fewer than `MIN_PROBES` (a query asks for 100 rows; 16 lists of a small store are all
-    or most of its rows, so its scan is exact)."""
+    """Lists a query scans: √lists, pgvector's own advice (26 of 632 lists at 100k; 24 found 0.994
+    of the exact top 10), and never fewer than `MIN_PROBES` (a query asks for 100 rows; 16 lists of
+    a small store are all or most of its rows, so its scan is exact)."""
     return max(1, min(lists, max(MIN_PROBES, math.ceil(math.sqrt(lists)))))
 
 
@@ -44,7 +44,7 @@ def index_prefix(model: str) -> str:
 
 
 def legacy_hnsw_name(model: str) -> str:
-    """The HNSW index stores written before version 3 of this module have; the next build drops it."""
+    """The HNSW index of stores written before the IVF index; their next index run drops it."""
     return "vectors_hnsw_" + hashlib.sha1(model.encode()).hexdigest()[:12]
 
 
