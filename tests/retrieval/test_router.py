@@ -268,14 +268,32 @@ def test_auto_gives_hybrids_hits_when_most_ranked_hits_lie_in_long_documents(tin
                                                  _linked(92, max(h.doc_id for h in hybrid) + 100, "link",
                                                          first.chunk_id)])  # a hop the share rule would keep
     real = router.run_method
-    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k:
-                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k))
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k, **kw:
+                        graph if method != router.FALLBACK else real(index, q, method, budget, rrf_k, **kw))
     kept = tiny_graph.search(question, method="auto", top=3)  # one-chunk paragraphs: the graph's hits stay
     assert [h.chunk_id for h in kept.hits][:2] == [first.chunk_id, 92]
     monkeypatch.setattr(router, "LONG_DOCUMENT_CHUNKS", 1)  # now every document is a long one
+    monkeypatch.setattr(router, "LONG_DOCUMENT_KEYWORD_WEIGHT", 1.0)
     aside = tiny_graph.search(question, method="auto", top=3)
     assert [h.chunk_id for h in aside.hits] == [h.chunk_id for h in hybrid]
     assert any(step.stage == "step aside" and "documents of 1+ chunks" in step.detail for step in aside.trace)
+
+
+def test_in_long_documents_auto_gives_keyword_weighted_hybrid_whatever_the_route(tiny_graph, monkeypatch):
+    """The long-document rule runs before the others, so a lookup routed to hybrid and a graph
+    method that fell open both end in hybrid with BM25's ranks weighted LONG_DOCUMENT_KEYWORD_WEIGHT×."""
+    question = "The director of Big Stone Gap is based in what New York city?"
+    index, budget = tiny_graph.search_index, Budget(top=3)
+    weighted = router.run_method(index, question, "hybrid", budget, keyword_weight=50.0)
+    bm25 = router.run_method(index, question, "bm25", budget)
+    assert [h.chunk_id for h in weighted.hits] == [h.chunk_id for h in bm25.hits]  # keywords decide
+    monkeypatch.setattr(router, "LONG_DOCUMENT_CHUNKS", 1)
+    monkeypatch.setattr(router, "LONG_DOCUMENT_KEYWORD_WEIGHT", 50.0)
+    for chosen in (router.Route("lookup", router.FALLBACK, "test"),
+                   router.Route("multihop", "hybrid+names+links+ppr", "test")):
+        found = router.run_auto(index, question, budget, chosen=chosen)
+        assert [h.chunk_id for h in found.hits] == [h.chunk_id for h in weighted.hits]
+        assert any(step.stage == "step aside" and "weighted 50×" in step.detail for step in found.trace)
 
 
 def test_chunks_in_document_counts_each_documents_chunks_and_zero_for_an_unknown_one(tiny_graph):

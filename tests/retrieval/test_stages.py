@@ -240,3 +240,15 @@ def test_fusing_the_ranked_rows_gives_the_dense_sum_to_the_bit(n, share):
         ranked = [stages.ranked_rows(cosine, depth), stages.ranked_rows(keyword, depth)]
         assert all(np.array_equal(stages.positions_of(r, n), p) for r, p in zip(ranked, ranks, strict=True))
         assert np.array_equal(stages.fuse_ranked(ranked, k, 1e-6 * cosine), dense)
+
+
+def test_a_weighted_fusion_adds_each_rankings_weight_over_k_plus_rank():
+    """Row 0 leads the vector ranking and row 2 the keyword one; weighted 3×, the keyword head wins."""
+    vector, keyword = np.array([0, 1, 2]), np.array([2, 0, 1])
+    plain = stages.fuse_ranked([vector, keyword], 10, np.zeros(4))
+    weighted = stages.fuse_ranked([vector, keyword], 10, np.zeros(4), [1.0, 3.0])
+    assert plain[0] == pytest.approx(1 / 11 + 1 / 12) and plain[2] == pytest.approx(1 / 13 + 1 / 11)
+    assert plain[0] > plain[2]
+    assert weighted[0] == pytest.approx(1 / 11 + 3 / 12) and weighted[2] == pytest.approx(1 / 13 + 3 / 11)
+    assert weighted[2] > weighted[0] and weighted[3] == plain[3] == 0.0
+    assert np.array_equal(stages.fuse_ranked([vector, keyword], 10, np.zeros(4), [1.0, 1.0]), plain)

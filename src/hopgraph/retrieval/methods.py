@@ -60,12 +60,14 @@ def method_help() -> str:
 
 
 def run_method(index: SearchIndex, question: str, method: str, budget: Budget, rrf_k: int = 10,
-               spec: MethodSpec | None = None) -> Retrieval:
+               spec: MethodSpec | None = None, keyword_weight: float = 1.0) -> Retrieval:
     """The method's hits for a question its caller checked (query/question.py); `spec`: the method
-    already parsed, by a caller that parsed it once for the whole question."""
+    already parsed, by a caller that parsed it once for the whole question; `keyword_weight`: what
+    a BM25 rank counts in a fusion against a vector rank (retrieval/rankers.py)."""
     spec = spec or parse_method(method)
     timer = StageTimer()
-    ranking = rankers.get(spec.ranker).score(index, question, RankRequest(budget, rrf_k, timer))
+    request = RankRequest(budget, rrf_k, timer, keyword_weight)
+    ranking = rankers.get(spec.ranker).score(index, question, request)
     scores, ranks = ranking.scores, ranking.ranks
     found_by: FoundBy = spec.ranker  # type: ignore[assignment]
     picked: list[Hit] = []

@@ -50,11 +50,13 @@ class Ranking:
 @dataclass(frozen=True)
 class RankRequest:
     """What a ranker may use besides the index and the question: the budget (its `candidates` is how
-    deep a fusion looks), the reciprocal-rank-fusion constant, and the timer its steps go to."""
+    deep a fusion looks), the reciprocal-rank-fusion constant, the timer its steps go to, and how
+    much a keyword rank counts in a fusion against a vector rank (1: alike)."""
 
     budget: Budget
     rrf_k: int
     timer: StageTimer
+    keyword_weight: float = 1.0
 
 
 Score = Callable[[SearchIndex, str, RankRequest], Ranking]
@@ -122,7 +124,8 @@ def vector(index: SearchIndex, question: str, request: RankRequest) -> Ranking:
 
 
 def hybrid(index: SearchIndex, question: str, request: RankRequest) -> Ranking:
-    """Vector and BM25 ranks fused by reciprocal rank fusion."""
+    """Vector and BM25 ranks fused by reciprocal rank fusion (a BM25 rank counting
+    `request.keyword_weight` times a vector rank)."""
     depth, timer = request.budget.candidates, request.timer
     cosine = _cosine(index, question, request)
     keyword = stages.bm25_scores(index, question)
@@ -131,8 +134,10 @@ def hybrid(index: SearchIndex, question: str, request: RankRequest) -> Ranking:
     # each ranker's row → rank for the hits' `ranks` (a dict of its ≤ depth rows, not an array per chunk)
     ranks = {name: dict(zip(rows.tolist(), range(1, len(rows) + 1), strict=True)) for name, rows in ranked.items()}
     # Cosine breaks ties (and orders rows neither ranker reached) without ever outweighing a rank.
-    fused = stages.fuse_ranked(list(ranked.values()), request.rrf_k, _scaled(cosine, 1e-6))
-    timer.step("fuse", f"reciprocal rank fusion, k={request.rrf_k}, depth={depth}")
+    weight = request.keyword_weight
+    fused = stages.fuse_ranked(list(ranked.values()), request.rrf_k, _scaled(cosine, 1e-6), [1.0, weight])
+    timer.step("fuse", f"reciprocal rank fusion, k={request.rrf_k}, depth={depth}"
+               + (f", bm25 ranks weighted {weight:g}×" if weight != 1.0 else ""))
     return Ranking(fused, ranks)
 
 

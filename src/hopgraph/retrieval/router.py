@@ -66,6 +66,12 @@ STEP_ASIDE_ONE_DOCUMENT = True
 # gives hybrid's hits. The length sits in the gap between the shared sets' documents: none of the
 # supplier profiles, docs3 documents or paragraphs has more than 8 chunks, no novel fewer than 45.
 LONG_DOCUMENT_CHUNKS = 20
+# There hybrid counts a BM25 rank 1.5 times a vector rank. A long passage's vector is a mean over
+# its windows (text/embed.py) and blurs the one detail a question asks about, where BM25 counts the
+# detail's own words. Chosen on half A of the novels (weights 0.5–2 at k 10, 30, 60: 1.5 at k 10 is
+# best, 0.570 against 0.565) and read on half B (0.559 against 0.551, bm25 alone 0.566):
+# docs/BENCHMARKS.md, "Long documents lean on keywords".
+LONG_DOCUMENT_KEYWORD_WEIGHT = 1.5
 
 _GLOBAL = re.compile(
     r"\b(main|key|major|recurring|common|overall|general)\s+(themes?|topics?|issues?|risks?|patterns?|trends?|"
@@ -241,15 +247,16 @@ def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
     retrieval = run_method(index, question, chosen.method, budget, rrf_k)
     steps += retrieval.trace
     hits = retrieval.hits
-    if chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
+    if in_long_documents(index, hits):
+        aside = run_method(index, question, FALLBACK, budget, rrf_k, keyword_weight=LONG_DOCUMENT_KEYWORD_WEIGHT)
+        steps += [TraceStep("step aside", 0.0, f"most of {chosen.method}'s ranked hits lie in documents of "
+                            f"{LONG_DOCUMENT_CHUNKS}+ chunks, where name links are weak evidence: {FALLBACK} "
+                            f"search's hits instead, its bm25 ranks weighted {LONG_DOCUMENT_KEYWORD_WEIGHT:g}×"),
+                  *aside.trace]
+        hits = aside.hits
+    elif chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
         steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
                                f"these are {FALLBACK} search's hits"))
-    elif chosen.method != FALLBACK and in_long_documents(index, hits):
-        aside = run_method(index, question, FALLBACK, budget, rrf_k)
-        steps += [TraceStep("step aside", 0.0, f"most of {chosen.method}'s ranked hits lie in documents of "
-                            f"{LONG_DOCUMENT_CHUNKS}+ chunks, where name links are weak evidence: "
-                            f"{FALLBACK} search's hits instead"), *aside.trace]
-        hits = aside.hits
     elif chosen.method != FALLBACK and (own_document_share(hits) >= STEP_ASIDE_SHARE
                                         or (STEP_ASIDE_ONE_DOCUMENT and seeds_in_one_document(hits))):
         aside = run_method(index, question, FALLBACK, budget, rrf_k)

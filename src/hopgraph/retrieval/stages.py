@@ -7,6 +7,7 @@ expanders take rows and return rows. Methods (methods.py) compose them under a B
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -70,15 +71,17 @@ def positions_of(ranked: np.ndarray, n: int) -> np.ndarray:
     return ranks
 
 
-def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: Scores) -> Scores:
+def fuse_ranked(rankings: list[np.ndarray], k: int, tiebreak: Scores,
+                weights: Sequence[float] | None = None) -> Scores:
     """`fuse_ranks` of the rankings' positions plus `tiebreak`, adding in the same order row by row
     (each ranking's 1 / (k + rank), then the tie-break), so the sums are the same to the bit; but it
     touches only the ranked rows, where the dense sum touched every row once per ranking. A sparse
-    tie-break gives sparse scores: the ranked rows and its own rows, the rest at its rest."""
+    tie-break gives sparse scores: the ranked rows and its own rows, the rest at its rest. With
+    `weights` (one per ranking) a ranking adds weight / (k + rank) instead."""
     rows = np.unique(np.concatenate(rankings)) if rankings else np.zeros(0, dtype=np.int64)
     partial = np.zeros(len(rows), dtype=np.float64)
-    for ranked in rankings:
-        partial[np.searchsorted(rows, ranked)] += 1.0 / (k + np.arange(1, len(ranked) + 1))
+    for ranked, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
+        partial[np.searchsorted(rows, ranked)] += weight / (k + np.arange(1, len(ranked) + 1))
     if isinstance(tiebreak, SparseScores):
         scored = np.union1d(rows, tiebreak.rows)
         summed = tiebreak.at(scored)
