@@ -20,7 +20,8 @@ The store, in a fresh schema (a local `pgserver` unless `--pg`):
 2. `--seconds` of bounded load: `--concurrency` clients post `/ask` (auto mode, no LLM), replica by
    replica in turn, while the writer (this process) indexes a held-out document, waits until every
    replica finds it (`write_visible_s`: from the index run's return to the replica's first hit of
-   it), removes it, and goes on to the next.
+   it, a request that waits in the replica's queue like the load's; `write_loaded_s`: to the moment
+   the replica swapped in a reader of that write, from its GET /health), removes it, and goes on.
 3. Per replica: `rss_mb` (VmRSS at the end), `requests`, `errors`, `p50_ms`, `p95_ms`, and the write
    visibility times; and the same questions asked in this process over the embedded SQLite copy.
 """
@@ -69,6 +70,8 @@ class Replica:
     errors: int = 0
     visible_s: list[float] = field(default_factory=list)
     visible_idle_s: list[float] = field(default_factory=list)  # seen after the load had ended
+    loaded_s: list[float] = field(default_factory=list)  # the replica serving the write (GET /health)
+    loaded_idle_s: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # what each error was (the first few are kept)
 
     def rss_mb(self) -> float:
@@ -82,6 +85,8 @@ class Replica:
                 "requests": len(self.ms) + self.errors, "errors": self.errors, **percentiles(self.ms),
                 "write_visible_s": [round(s, 2) for s in self.visible_s],
                 "write_visible_after_load_s": [round(s, 2) for s in self.visible_idle_s],
+                "write_loaded_s": [round(s, 2) for s in self.loaded_s],
+                "write_loaded_after_load_s": [round(s, 2) for s in self.loaded_idle_s],
                 "failures": self.failures[:5]}
 
 
@@ -185,15 +190,32 @@ def write_while_loaded(writer: HopGraph, held_out: list, replicas: list[Replica]
                 time.sleep(0.05)
         (replica.visible_idle_s if stop.is_set() else replica.visible_s).append(seconds)
 
-    with ThreadPoolExecutor(len(replicas)) as pool:
+    def loaded_by(replica: Replica, generation: str, written: float, written_wall: float) -> None:
+        """From the index run's return to the replica's swap to a reader of that write, by the
+        replica's own clock (`serving_since`: the same machine), so the poll's own wait is not counted."""
+        seconds = float("inf")
+        with httpx.Client() as client:
+            while time.perf_counter() - written <= VISIBLE_WITHIN:
+                health = client.get(f"{replica.base}/health", timeout=VISIBLE_WITHIN).json()
+                if health["generation"] == generation:
+                    seconds = max(0.0, health["serving_since"] - written_wall)
+                    break
+                time.sleep(0.05)
+        (replica.loaded_idle_s if stop.is_set() else replica.loaded_s).append(seconds)
+
+    with ThreadPoolExecutor(2 * len(replicas)) as pool:
         for doc in held_out:
             if stop.is_set():
                 return
             started = time.perf_counter()
             writer.index_documents([doc], replace_sources=False)
-            written = time.perf_counter()
+            written, written_wall = time.perf_counter(), time.time()
+            generation = writer.store.meta()["generation"]
             runs["index_s"].append(round(written - started, 2))
-            list(pool.map(lambda r, d=doc, w=written: seen_by(r, d, w), replicas))
+            waits = [pool.submit(seen_by, r, doc, written) for r in replicas]
+            waits += [pool.submit(loaded_by, r, generation, written, written_wall) for r in replicas]
+            for wait in waits:
+                wait.result()
             stored = writer.store.active_documents()[(doc.source, doc.title)]
             started = time.perf_counter()
             writer.remove([str(stored.id)])
@@ -327,7 +349,8 @@ def main() -> None:
                   "all": {**percentiles([m for r in replicas for m in r.ms]),
                           "requests": sum(len(r.ms) + r.errors for r in replicas),
                           "errors": sum(r.errors for r in replicas),
-                          "write_visible_s_max": round(max((s for r in replicas for s in r.visible_s), default=0), 2)},
+                          "write_visible_s_max": round(max((s for r in replicas for s in r.visible_s), default=0), 2),
+                          "write_loaded_s_max": round(max((s for r in replicas for s in r.loaded_s), default=0), 2)},
                   "writer_runs": runs,
                   "store": f"synthetic {args.chunks}" if args.chunks else "HotpotQA 200 + 2Wiki 500",
                   "embedded_in_process": in_process(embedded, questions[:200])}

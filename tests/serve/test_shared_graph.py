@@ -158,6 +158,8 @@ def test_the_watcher_loads_another_process_write_before_any_request_asks(fresh_s
         while shared._reader is first and time.perf_counter() - written < 30:
             time.sleep(0.05)  # the swap follows the warm
         assert warmed, "no fresh reader was loaded without a request"
+        with HopGraph(str(fresh_store), Settings(), embedder=shared._embedder) as other:
+            assert shared.serving().generation == other.store.meta()["generation"]  # what GET /health says
         assert shared.read(lambda hg: hg.search(QUELLBROOK, "hybrid", 1).hits[0].title) == "Marrowgate cluster"
         assert len(warmed) == 1  # the request found the watcher's reader current
     finally:

@@ -31,15 +31,20 @@ or not; its lazily made search structures are only built once it has been asked.
   (issue 24: a write seen by every replica within 5 s), and the first request after the write
   finds the fresh reader ready instead of warming it. It only ever calls `_refresh`, so it never
   holds a reader a request needs; a failed check (the database briefly away) is logged and retried.
+- `serving()` says which state the current reader answers from and since when (GET /health), so a
+  deploy script or a load balancer can tell a replica that has caught up with a write from one
+  still loading it.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
@@ -52,6 +57,16 @@ log = logging.getLogger("hopgraph.serve")
 
 T = TypeVar("T")
 Marker = tuple[str, str]  # the store's (generation, graph_generation): what a reader was loaded at
+
+
+@dataclass(frozen=True)
+class Serving:
+    """The state the current reader answers from: the store's marker when it was loaded, and the
+    wall-clock time (epoch seconds) it was swapped in."""
+
+    generation: str
+    graph_generation: str
+    since: float
 
 
 class SharedGraph:
@@ -68,6 +83,7 @@ class SharedGraph:
             self._writer_born = store_marker(self._writer)
             self._embedder = self._writer.embedder  # made once: every reader and writer shares its model
             self._reader = self._warm_reader()
+            self._since = time.time()
         except BaseException:
             self._writer.close()
             raise
@@ -81,6 +97,11 @@ class SharedGraph:
     @property
     def location(self) -> str:
         return self._writer.store.location
+
+    def serving(self) -> Serving:
+        """The store state the current reader answers from, and since when."""
+        with self._lease_lock:
+            return Serving(*self._born[id(self._reader)], self._since)
 
     def read(self, query: Callable[[HopGraph], T]) -> T:
         """`query` on a current reader, concurrently with other reads and with a running write."""
@@ -164,7 +185,7 @@ class SharedGraph:
                 return
             fresh = self._warm_reader()
             with self._lease_lock:
-                self._reader = fresh
+                self._reader, self._since = fresh, time.time()
         self._retire(current)
 
     def _watch(self, every: float) -> None:

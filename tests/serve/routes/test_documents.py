@@ -10,6 +10,8 @@ import httpx
 import pytest
 from serve_kit import running_server
 
+from hopgraph.engine import HopGraph
+
 TEXT = ("Zorblax Quarry Games is a video game developer based in Lethbridge. Zorblax Quarry Games made "
         "the puzzle game Hollow Lantern for the PlayStation Portable.")
 QUESTION = "Which developer made Hollow Lantern?"
@@ -173,3 +175,19 @@ def test_the_list_shows_an_added_document_with_its_counts_until_it_is_deleted(wr
     assert httpx.delete(f"{base}/documents/{doc_id}", timeout=300).status_code == 200
     after = httpx.get(f"{base}/documents", timeout=120).json()["documents"]
     assert doc_id not in {d["id"] for d in after}
+
+
+def test_health_names_the_store_state_served_and_moves_on_with_a_write(writable):
+    """Issue 24: a deploy script sees from GET /health (no token) whether a replica serves a write."""
+    base, folder = writable
+    before = httpx.get(f"{base}/health").json()
+    added = httpx.post(f"{base}/documents", json={"title": "Pellucid Gauge Works",
+                                                  "text": "Pellucid Gauge Works calibrates barometers in Moose Jaw."},
+                       timeout=300)
+    assert added.status_code == 201, added.text
+    after = httpx.get(f"{base}/health").json()
+    with HopGraph(str(folder / "sample.db"), create=False) as hg:
+        committed = hg.store.meta()["generation"]
+    assert before["generation"] != committed == after["generation"]
+    assert after["serving_since"] >= before["serving_since"] and after["status"] == "ok"
+    assert httpx.delete(f"{base}/documents/{added.json()['documents'][0]['id']}", timeout=300).status_code == 200
