@@ -256,3 +256,41 @@ def test_no_name_graph_row_outlives_its_chunk_or_name_though_the_graph_has_no_fo
             "mentions": 0, "links": 0, "abouts": 0}
         assert db.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = "
                           "ANY(ARRAY['mentions', 'links', 'abouts']::regclass[])").fetchone()[0] == 0
+
+
+def test_the_name_graph_and_chunk_columns_read_by_binary_copy_equal_the_shared_statements(pg_url: str) -> None:
+    """A replica's reload reads both by binary COPY (columns.py); the shared table code's plain
+    SELECTs read the same rows, field for field, after a withdrawal."""
+    from testkit import TINY_CORPUS, BagOfWordsEmbedder
+
+    from hopgraph.config import Settings
+    from hopgraph.engine import HopGraph
+    from hopgraph.store.sql.documents import DocumentTables
+
+    with HopGraph(pg_url, Settings(search_in="snapshot"), embedder=BagOfWordsEmbedder()) as hg:
+        hg.index_documents(TINY_CORPUS)
+        hg.remove([str(hg.store.active_documents()[(TINY_CORPUS[1].source, TINY_CORPUS[1].title)].id)])
+        store = hg.store
+        copied, shared = store.name_graph(), DocumentTables.name_graph(store)
+        assert len(copied.links) > 0 and len(copied.abouts) > 0
+        assert copied.names == shared.names and list(copied.links) == list(shared.links)
+        assert list(copied.abouts) == list(shared.abouts)
+        assert copied.links.source_chunk.dtype == np.int64 and copied.links.weight.dtype == np.float64
+        (ours, labels), (theirs, shared_labels) = store.chunk_columns(), DocumentTables.chunk_columns(store)
+        assert labels == shared_labels and ours.keys() == theirs.keys()
+        for name, column in ours.items():
+            assert column.dtype == theirs[name].dtype and np.array_equal(column, theirs[name]), name
+
+
+def test_a_binary_copy_with_a_null_or_another_width_is_refused_not_misread(pg_url: str) -> None:
+    from hopgraph.store.postgres import columns
+
+    store = open_store(pg_url)
+    try:
+        assert [c.tolist() for c in columns.copied(store._db, "SELECT 7::bigint, 2.5::float8", "if")] == [[7], [2.5]]
+        with pytest.raises(HopgraphError, match="not rows of 'if': a NULL"):
+            columns.copied(store._db, "SELECT 7::bigint, NULL::float8", "if")
+        with pytest.raises(HopgraphError, match="not rows of"):
+            columns.copied(store._db, "SELECT 7::integer, 2.5::float8", "if")  # a 4-byte field: rows of another width
+    finally:
+        store.close()

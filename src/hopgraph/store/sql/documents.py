@@ -147,11 +147,15 @@ class DocumentTables(Tables):
         table = np.array(rows, dtype=np.int64).reshape(-1, 5)  # one conversion: a replica reloads it per write
         columns = {"ids": table[:, 0].copy(), "doc_ids": table[:, 1].copy(), "ords": table[:, 2].astype(np.int32),
                    "pages": table[:, 3].astype(np.int32), "continues": table[:, 4].astype(bool)}
+        return columns, self._document_labels()
+
+    def _document_labels(self) -> dict[str, dict[int, str]]:
+        """The active documents' titles, sources and title sources, by document id."""
         documents = self._db.execute(
             "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
-        return columns, {"titles": {d: title for d, title, _, _ in documents},
-                         "sources": {d: source for d, _, source, _ in documents},
-                         "title_sources": {d: title_source for d, _, _, title_source in documents}}
+        return {"titles": {d: title for d, title, _, _ in documents},
+                "sources": {d: source for d, _, source, _ in documents},
+                "title_sources": {d: title_source for d, _, _, title_source in documents}}
 
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
