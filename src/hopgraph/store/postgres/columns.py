@@ -1,9 +1,10 @@
 """Numeric columns read by one binary `COPY … TO STDOUT`, straight into numpy arrays.
 
 A replica reads the whole name graph each time another process writes (retrieval/database_index.py):
-at 1M chunks 3.7M links and 1M aboutness rows, where fetching them as Python tuples and turning
-those into arrays took about 3.5 s of a 7.8 s reload. PostgreSQL's binary COPY format gives each row
-as a 16-bit field count and, per field, a 32-bit length and the value's bytes, all big-endian
+at 1M chunks about 4M links and 1M aboutness rows, where fetching them as Python tuples and turning
+those into arrays took about 4 s of a 7.9 s reload (6.6 s with this module, docs/BENCHMARKS.md).
+PostgreSQL's binary COPY format gives each row as a 16-bit field count and, per field, a 32-bit
+length and the value's bytes, all big-endian
 (https://www.postgresql.org/docs/current/sql-copy.html, "Binary Format"). When every field is a
 NOT NULL `bigint` or `double precision` a row has a fixed width, so the whole answer is one numpy
 record array; the columns are copied out of it in native byte order.
