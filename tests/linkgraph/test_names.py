@@ -211,3 +211,14 @@ def test_casefolding_finder_matches_names_typed_in_another_case() -> None:
     assert found(finder, "who directed BIG STONE GAP? was it adriana trigiani") == ["big stone gap",
                                                                                    "adriana trigiani"]
     assert found(finder, "big stone gaps") == []  # word boundaries still apply
+
+
+def test_an_empty_or_blank_title_names_nothing_and_breaks_nothing() -> None:
+    """A title of white space alone ("\\u000b", found by the API fuzz) strips to no name: the finder
+    holds no empty key, and such a title is named by no text."""
+    from hopgraph.linkgraph.links import title_is_named_in
+
+    finder = MentionFinder(["", "Big Stone Gap"])
+    assert finder.surfaces == ["Big Stone Gap"] and finder.find("Big Stone Gap opened.") == [0]
+    assert MentionFinder([""]).find("anything") == []
+    assert not title_is_named_in("\u000b", "\u00ae and more")

@@ -153,7 +153,8 @@ def build_name_graph(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = ()
     positions_of_surface: dict[int, list[int]] = defaultdict(list)
     surface_index = {surface: i for i, surface in enumerate(finder.surfaces)}
     for position, name in enumerate(names):
-        positions_of_surface[surface_index[name.surface]].append(position)
+        if name.surface in surface_index:  # an empty surface is no name the finder holds
+            positions_of_surface[surface_index[name.surface]].append(position)
     rows, positions = [], []
     for row, surface in zip(mention_rows.tolist(), mention_surfaces.tolist(), strict=True):
         for position in positions_of_surface[surface]:

@@ -99,7 +99,7 @@ class MentionFinder:
         self.casefold = casefold
         self.surfaces: list[str] = []
         folded = (s.casefold() for s in surfaces) if casefold else surfaces
-        for surface in dict.fromkeys(folded):  # unique, order kept
+        for surface in dict.fromkeys(f for f in folded if f):  # unique, order kept; "" names nothing
             self._automaton.add_word(surface, (len(self.surfaces), len(surface)))
             self.surfaces.append(surface)
         self.empty = not self.surfaces

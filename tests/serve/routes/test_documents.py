@@ -95,6 +95,8 @@ def test_bad_documents_are_refused_with_their_status(writable):
     assert httpx.post(f"{base}/documents", files={"other": ("a.txt", b"text", "text/plain")}).status_code == 422
     assert httpx.post(f"{base}/documents", content=b"plain", headers={"content-type": "text/plain"}).status_code == 415
     assert httpx.post(f"{base}/documents", json={"title": "No text"}).status_code == 422
+    blank = httpx.post(f"{base}/documents", json={"title": "\u000b", "text": "\u00ae"})  # found by the API fuzz
+    assert blank.status_code == 422 and "white space" in blank.json()["error"]
     wrong_type = httpx.post(f"{base}/documents", json={"title": 42, "text": "a number is not a title"})
     assert wrong_type.status_code == 422 and "title" in wrong_type.json()["error"]  # strict: not coerced to "42"
     assert httpx.post(f"{base}/documents", content=b"{nope", headers={"content-type": "application/json"}
