@@ -296,6 +296,28 @@ def test_in_long_documents_auto_gives_keyword_weighted_hybrid_whatever_the_route
         assert any(step.stage == "step aside" and "weighted 50×" in step.detail for step in found.trace)
 
 
+def test_on_long_documents_the_routed_graph_method_never_runs_and_without_them_nothing_extra_does(
+        tiny_graph, monkeypatch):
+    """The long-document check is made on keyword-leaning hybrid's own hits before any graph stage:
+    one search on long documents; a store without a long document runs only the routed method."""
+    question = "The director of Big Stone Gap is based in what New York city?"
+    index, budget = tiny_graph.search_index, Budget(top=3)
+    ran: list[tuple[str, float]] = []
+    real = router.run_method
+    monkeypatch.setattr(router, "run_method", lambda index, q, method, budget, rrf_k=10, **kw:
+                        ran.append((method, kw.get("keyword_weight", 1.0))) or real(index, q, method, budget, rrf_k,
+                                                                                    **kw))
+    chosen = router.Route("multihop", "hybrid+names+links+ppr", "test")
+    assert index.longest_document() < router.LONG_DOCUMENT_CHUNKS
+    router.run_auto(index, question, budget, chosen=chosen)
+    assert ran == [("hybrid+names+links+ppr", 1.0)]
+    ran.clear()
+    monkeypatch.setattr(router, "LONG_DOCUMENT_CHUNKS", index.longest_document())
+    found = router.run_auto(index, question, budget, chosen=chosen)
+    assert ran == [(router.FALLBACK, router.LONG_DOCUMENT_KEYWORD_WEIGHT)]
+    assert found.method == "auto:hybrid+names+links+ppr" and "no hybrid+names+links+ppr" in found.trace[1].detail
+
+
 def test_chunks_in_document_counts_each_documents_chunks_and_zero_for_an_unknown_one(tiny_graph):
     index = tiny_graph.search_index
     docs = index.table.doc_ids.tolist()

@@ -76,6 +76,11 @@ class SearchIndex:
         """(document ids sorted, their chunk counts), counted once."""
         return np.unique(np.asarray(self.table.doc_ids), return_counts=True)
 
+    def longest_document(self) -> int:
+        """The chunk count of the index's longest document (0 for an empty index)."""
+        _, counts = self._document_lengths
+        return int(counts.max()) if len(counts) else 0
+
     def chunks_in_document(self, doc_ids: list[int]) -> list[int]:
         """How many chunks each document has (0 for one the index does not hold)."""
         docs, counts = self._document_lengths

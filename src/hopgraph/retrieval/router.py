@@ -234,42 +234,64 @@ def step_aside_hits(graph_hits: list[Hit], fallback_hits: list[Hit], top: int) -
     return [h for h in fallback_hits if h.chunk_id not in ids][: max(0, top - len(kept))] + kept
 
 
+def leaning_on_keywords(index: SearchIndex, question: str, budget: Budget, rrf_k: int) -> Retrieval | None:
+    """Hybrid search with BM25's ranks weighted LONG_DOCUMENT_KEYWORD_WEIGHT×, when most of its hits
+    lie in documents of LONG_DOCUMENT_CHUNKS or more; else None. Decided before any graph stage
+    runs, so on long documents `auto` costs one hybrid search; a store without such a document
+    runs nothing here."""
+    if index.longest_document() < LONG_DOCUMENT_CHUNKS:
+        return None
+    leaning = run_method(index, question, FALLBACK, budget, rrf_k, keyword_weight=LONG_DOCUMENT_KEYWORD_WEIGHT)
+    return leaning if in_long_documents(index, leaning.hits) else None
+
+
+def _checked_graph_hits(index: SearchIndex, question: str, chosen: Route, hits: list[Hit], budget: Budget,
+                        rrf_k: int, steps: list[TraceStep]) -> list[Hit]:
+    """The routed method's hits, unless it fell open (said in `steps`) or its graph evidence is weak
+    (the step-aside rules above): then hybrid's, with the graph's cross-document hits kept."""
+    if chosen.method == FALLBACK:
+        return hits
+    if not any(h.found_by in ("name", "link", "ppr") for h in hits):
+        steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
+                               f"these are {FALLBACK} search's hits"))
+        return hits
+    share_fires = own_document_share(hits) >= STEP_ASIDE_SHARE
+    if not share_fires and not (STEP_ASIDE_ONE_DOCUMENT and seeds_in_one_document(hits)):
+        return hits
+    aside = run_method(index, question, FALLBACK, budget, rrf_k)
+    kept = step_aside_hits(hits, aside.hits, budget.top)
+    if budget.context_tokens is not None:  # a kept hit took a place hybrid's budget was counted without
+        kept = kept[: fit([count_tokens(h.text) for h in kept], budget.context_tokens)]
+    why = ("placed a hit through the graph inside a document its other hits come from" if share_fires
+           else "left the one document all its other hits come from")
+    steps += [TraceStep("step aside", 0.0, f"{chosen.method} {why}: {FALLBACK} search's hits instead, keeping "
+                        f"{sum(h.found_by in GRAPH_PLACED for h in kept)} it placed in a new document"),
+              *aside.trace]
+    return kept
+
+
 def run_auto(index: SearchIndex, question: str, budget: Budget, rrf_k: int = 10,
              llm: LLMClient | None = None, chosen: Route | None = None) -> Retrieval:
     """Route (unless the caller already did: `chosen`), then run the routed method. A global
     question in a retrieval context gets hybrid search (community search is `hopgraph ask --mode
-    auto`'s job); a graph method that found nothing through the graph says it fell open (its hits
-    are then the ranker's), and fewer hits than `top` (a tiny corpus) are topped up from hybrid."""
+    auto`'s job); a question whose hits lie in long documents gets keyword-leaning hybrid search
+    and no graph method; a graph method that found nothing through the graph says it fell open (its
+    hits are then the ranker's), and fewer hits than `top` (a tiny corpus) are topped up from hybrid."""
     started = time.perf_counter()
     chosen = chosen or route(question, index, llm)
     note = " (community search is not a retrieval method: hybrid search here)" if chosen.kind == "global" else ""
     steps = [TraceStep("route", (time.perf_counter() - started) * 1000, chosen.describe() + note)]
-    retrieval = run_method(index, question, chosen.method, budget, rrf_k)
-    steps += retrieval.trace
-    hits = retrieval.hits
-    if in_long_documents(index, hits):
-        aside = run_method(index, question, FALLBACK, budget, rrf_k, keyword_weight=LONG_DOCUMENT_KEYWORD_WEIGHT)
-        steps += [TraceStep("step aside", 0.0, f"most of {chosen.method}'s ranked hits lie in documents of "
-                            f"{LONG_DOCUMENT_CHUNKS}+ chunks, where name links are weak evidence: {FALLBACK} "
-                            f"search's hits instead, its bm25 ranks weighted {LONG_DOCUMENT_KEYWORD_WEIGHT:g}×"),
-                  *aside.trace]
-        hits = aside.hits
-    elif chosen.method != FALLBACK and not any(h.found_by in ("name", "link", "ppr") for h in hits):
-        steps.append(TraceStep("fall open", 0.0, f"{chosen.method} found nothing through names or links: "
-                               f"these are {FALLBACK} search's hits"))
-    elif chosen.method != FALLBACK and (own_document_share(hits) >= STEP_ASIDE_SHARE
-                                        or (STEP_ASIDE_ONE_DOCUMENT and seeds_in_one_document(hits))):
-        aside = run_method(index, question, FALLBACK, budget, rrf_k)
-        kept = step_aside_hits(hits, aside.hits, budget.top)
-        if budget.context_tokens is not None:  # a kept hit took a place hybrid's budget was counted without
-            kept = kept[: fit([count_tokens(h.text) for h in kept], budget.context_tokens)]
-        why = ("placed a hit through the graph inside a document its other hits come from"
-               if own_document_share(hits) >= STEP_ASIDE_SHARE
-               else "left the one document all its other hits come from")
-        steps += [TraceStep("step aside", 0.0, f"{chosen.method} {why}: {FALLBACK} search's hits instead, keeping "
-                            f"{sum(h.found_by in GRAPH_PLACED for h in kept)} it placed in a new document"),
-                  *aside.trace]
-        hits = kept
+    leaning = leaning_on_keywords(index, question, budget, rrf_k)
+    if leaning is not None:
+        steps += [TraceStep("step aside", 0.0, f"most of {FALLBACK} search's hits lie in documents of "
+                            f"{LONG_DOCUMENT_CHUNKS}+ chunks, where name links are weak evidence: its hits with "
+                            f"bm25 ranks weighted {LONG_DOCUMENT_KEYWORD_WEIGHT:g}×, no {chosen.method}"),
+                  *leaning.trace]
+        hits = leaning.hits
+    else:
+        retrieval = run_method(index, question, chosen.method, budget, rrf_k)
+        steps += retrieval.trace
+        hits = _checked_graph_hits(index, question, chosen, retrieval.hits, budget, rrf_k, steps)
     if len(hits) < budget.top:
         extra = run_method(index, question, FALLBACK, budget, rrf_k)
         seen = {h.chunk_id for h in hits}
