@@ -108,7 +108,8 @@ def graph_names(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = (),
     names from the text, then gazetteer names (about every chunk of the document they attach to, by
     its title or one of its names)."""
     rows_of_doc = rows_by_document(table.doc_ids)
-    titled = {d: t for d, t in table.titles.items() if title_docs is None or d in title_docs}
+    # a title of white space alone names nothing (the finder holds no empty surface)
+    titled = {d: t for d, t in table.titles.items() if (title_docs is None or d in title_docs) and t.strip()}
     names = [n for n in names_for_documents(titled) if n.kind == "title"]
     names += text_names(table, chunk_about) if chunk_about is not None else []
     if gazetteer:
@@ -153,8 +154,7 @@ def build_name_graph(table: ChunkTable, gazetteer: Sequence[GazetteerEntry] = ()
     positions_of_surface: dict[int, list[int]] = defaultdict(list)
     surface_index = {surface: i for i, surface in enumerate(finder.surfaces)}
     for position, name in enumerate(names):
-        if name.surface in surface_index:  # an empty surface is no name the finder holds
-            positions_of_surface[surface_index[name.surface]].append(position)
+        positions_of_surface[surface_index[name.surface]].append(position)
     rows, positions = [], []
     for row, surface in zip(mention_rows.tolist(), mention_surfaces.tolist(), strict=True):
         for position in positions_of_surface[surface]:

@@ -99,9 +99,10 @@ def _text_document(body: bytes) -> Document:
         sent = TextDocument.model_validate_json(body)
     except ValidationError as err:
         raise RequestValidationError(err.errors()) from None
-    if not sent.title.strip():  # "\u000b" passes the schema's pattern: no title is left once stripped
+    title = sent.title.strip()
+    if not title:  # "\u000b" passes the schema's pattern: no title is left once stripped
         raise ApiError(422, "title: needs a character that is not white space")
-    return Document(title=sent.title.strip(), text=sent.text, source=f"api:{sent.title.strip()}")
+    return Document(title=title, text=sent.text, source=f"api:{title}")
 
 
 async def _uploaded(request: Request) -> list[Document]:

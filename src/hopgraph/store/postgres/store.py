@@ -9,7 +9,7 @@ import numpy as np
 
 from hopgraph.llm.cache import LLMCache
 from hopgraph.records.documents import DocumentChange, RunRecord, utc_now
-from hopgraph.records.names import AboutColumns, GraphRows, LinkColumns, NameGraph, StoredName
+from hopgraph.records.names import GraphRows
 from hopgraph.store.base import FactCarrier, GraphBuilder
 from hopgraph.store.postgres import bulk, columns, keywords, migrations, vector_index
 from hopgraph.store.postgres.connection import PgDatabase, Transaction, connect, open_connection, psycopg, shown
@@ -121,22 +121,9 @@ class PostgresStore(DocumentTables, KnowledgeTables, CommunityTables, StatsTable
     def _replace_graph(self, graph: GraphRows) -> None:
         bulk.copy_graph(self._db, graph, self._keys_after)
 
-    def chunk_columns(self) -> tuple[dict[str, np.ndarray], dict[str, dict[int, str]]]:
-        """The shared `chunk_columns`, its one big read by binary COPY (columns.py)."""
-        ids, doc_ids, ords, pages, continues = columns.copied(
-            self._db, "SELECT c.id, c.doc_id::bigint, c.ord::bigint, coalesce(c.page, -1)::bigint, "
-            "c.continues::bigint FROM chunks c JOIN documents d ON d.id = c.doc_id "
-            "WHERE d.withdrawn_at IS NULL ORDER BY c.id", "iiiii")
-        return ({"ids": ids, "doc_ids": doc_ids, "ords": ords.astype(np.int32), "pages": pages.astype(np.int32),
-                 "continues": continues.astype(bool)}, self._document_labels())
-
-    def name_graph(self) -> NameGraph:
-        """The shared `name_graph`, its links and aboutness read by binary COPY straight into columns
-        (columns.py): a replica reads them all at each write, 3.7M links at 1M chunks."""
-        names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
-        links = columns.copied(self._db, "SELECT source_chunk, target_chunk, name_id, weight FROM links", "iiif")
-        abouts = columns.copied(self._db, "SELECT chunk_id, name_id, weight FROM abouts", "iif")
-        return NameGraph(list(map(StoredName._make, names)), LinkColumns(*links), AboutColumns(*abouts))
+    def _numeric_columns(self, query: str, kinds: str) -> list[np.ndarray]:
+        """The shared reads of the chunk columns and the name graph, by binary COPY (columns.py)."""
+        return columns.copied(self._db, query, kinds)
 
     def ensure_vector_index(self, model: str) -> bool:
         """The model's IVFFlat index over `vector::vector(dim)` (cosine), built or outgrown and built

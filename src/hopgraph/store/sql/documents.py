@@ -141,21 +141,27 @@ class DocumentTables(Tables):
         """The active chunks' columns without their texts (ids, doc_ids, ords, pages with -1 for
         none, continues) and the documents' titles, sources and title sources: what a search index
         served from the database holds in memory (retrieval/database_index.py); texts are read as hits need them."""
-        rows = self._db.execute(
-            "SELECT c.id, c.doc_id, c.ord, coalesce(c.page, -1), c.continues FROM chunks c "
-            "JOIN documents d ON d.id = c.doc_id WHERE d.withdrawn_at IS NULL ORDER BY c.id").fetchall()
-        table = np.array(rows, dtype=np.int64).reshape(-1, 5)  # one conversion: a replica reloads it per write
-        columns = {"ids": table[:, 0].copy(), "doc_ids": table[:, 1].copy(), "ords": table[:, 2].astype(np.int32),
-                   "pages": table[:, 3].astype(np.int32), "continues": table[:, 4].astype(bool)}
-        return columns, self._document_labels()
-
-    def _document_labels(self) -> dict[str, dict[int, str]]:
-        """The active documents' titles, sources and title sources, by document id."""
+        ids, doc_ids, ords, pages, continues = self._numeric_columns(
+            "SELECT c.id, CAST(c.doc_id AS BIGINT), CAST(c.ord AS BIGINT), CAST(coalesce(c.page, -1) AS BIGINT), "
+            "CAST(c.continues AS BIGINT) FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            "WHERE d.withdrawn_at IS NULL ORDER BY c.id", "iiiii")
+        columns = {"ids": ids, "doc_ids": doc_ids, "ords": ords.astype(np.int32), "pages": pages.astype(np.int32),
+                   "continues": continues.astype(bool)}
         documents = self._db.execute(
             "SELECT id, title, source, title_source FROM documents WHERE withdrawn_at IS NULL").fetchall()
-        return {"titles": {d: title for d, title, _, _ in documents},
-                "sources": {d: source for d, _, source, _ in documents},
-                "title_sources": {d: title_source for d, _, _, title_source in documents}}
+        return columns, {"titles": {d: title for d, title, _, _ in documents},
+                         "sources": {d: source for d, _, source, _ in documents},
+                         "title_sources": {d: title_source for d, _, _, title_source in documents}}
+
+    def _numeric_columns(self, query: str, kinds: str) -> list[np.ndarray]:
+        """The columns of `query`'s rows, every field NOT NULL: int64 for a `kinds` letter "i"
+        (a BIGINT), float64 for "f" (a DOUBLE PRECISION). One array conversion for all the rows: a
+        replica reloads millions of them at each write. PostgreSQL reads them by binary COPY instead
+        (store/postgres/columns.py)."""
+        rows = self._db.execute(query).fetchall()
+        # ids < 2**53, so a float64 table holds them exactly when a field is a float
+        table = np.array(rows, dtype=np.float64 if "f" in kinds else np.int64).reshape(-1, len(kinds))
+        return [table[:, at].astype(np.int64 if kind == "i" else np.float64) for at, kind in enumerate(kinds)]
 
     def vector_matrix(self, text_hashes: Sequence[str], model: str) -> np.ndarray:
         found = self.cached_vectors(text_hashes, model)
@@ -169,9 +175,9 @@ class DocumentTables(Tables):
 
     def name_graph(self) -> NameGraph:
         names = self._db.execute("SELECT id, surface, doc_id, filtered FROM names ORDER BY id").fetchall()
-        links = self._db.execute("SELECT source_chunk, target_chunk, name_id, weight FROM links").fetchall()
-        abouts = self._db.execute("SELECT chunk_id, name_id, weight FROM abouts").fetchall()
-        return NameGraph(list(map(StoredName._make, names)), LinkColumns.of(links), AboutColumns.of(abouts))
+        links = self._numeric_columns("SELECT source_chunk, target_chunk, name_id, weight FROM links", "iiif")
+        abouts = self._numeric_columns("SELECT chunk_id, name_id, weight FROM abouts", "iif")
+        return NameGraph(list(map(StoredName._make, names)), LinkColumns(*links), AboutColumns(*abouts))
 
     def cached_readings(self, text_hashes: Sequence[str], reader: str) -> dict[str, str]:
         found: dict[str, str] = {}
