@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from cli_kit import fails
-from evalkit import write
+from evalkit import CLAIMS, CORPUS, write
 from testkit import TINY_CORPUS, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
@@ -24,20 +24,6 @@ from hopgraph.eval.claims import (
 )
 from hopgraph.eval.halves import half_of
 
-CORPUS = [{"title": doc.title, "text": doc.text} for doc in TINY_CORPUS]
-# Sources chosen so that both halves hold one: half_of("Novel-10146") == "b", half_of("Novel-10762") == "a".
-CLAIMS = [
-    {"id": "c1", "source": "Novel-10146", "question": "Where is the director of Big Stone Gap based?",
-     "type": "Complex Reasoning", "answer": "Greenwich Village",
-     "evidence": ["Big Stone Gap was directed by Adriana Trigiani.",
-                  "Adriana Trigiani is based in Greenwich Village."]},
-    {"id": "c2", "source": "Novel-10146", "question": "Which retailer is based in San Francisco?",
-     "type": "Fact Retrieval", "answer": "Gap Inc.", "evidence": ["Gap Inc. is a retailer based in San Francisco."]},
-    {"id": "c3", "source": "Novel-10762", "question": "What did the Stone Age use stone for?",
-     "type": "Fact Retrieval", "answer": "tools",
-     "evidence": ["Stone was widely used to make tools.", "The Stone Age ended with the invention of the harp."]},
-]
-
 
 @pytest.fixture
 def bag_of_words(monkeypatch):
@@ -48,7 +34,7 @@ def test_load_claim_questions_reads_ids_sources_types_and_claims(tmp_path):
     path = write(tmp_path / "q.json", CLAIMS)
     questions, digest = load_claim_questions(path)
     assert questions[2] == ClaimQuestion("c3", "Novel-10762", CLAIMS[2]["question"], "Fact Retrieval",
-                                         tuple(CLAIMS[2]["evidence"]))
+                                         tuple(CLAIMS[2]["evidence"]), "tools")
     assert questions[2].half_key == "Novel-10762" and len(digest) == 64
     assert is_claim_set(path)
     assert not is_claim_set(write(tmp_path / "h.json", [{"question": "q", "supporting_facts": []}]))

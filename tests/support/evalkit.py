@@ -30,3 +30,19 @@ RECORDS = [
 def write(path: Path, content: Any) -> Path:
     path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
     return path
+
+
+# An evidence-claim set over the tiny corpus (GraphRAG-Bench's format, with reference answers).
+CORPUS = [{"title": doc.title, "text": doc.text} for doc in TINY_CORPUS]
+# Sources chosen so that both halves hold one: half_of("Novel-10146") == "b", half_of("Novel-10762") == "a".
+CLAIMS = [
+    {"id": "c1", "source": "Novel-10146", "question": "Where is the director of Big Stone Gap based?",
+     "type": "Complex Reasoning", "answer": "Greenwich Village",
+     "evidence": ["Big Stone Gap was directed by Adriana Trigiani.",
+                  "Adriana Trigiani is based in Greenwich Village."]},
+    {"id": "c2", "source": "Novel-10146", "question": "Which retailer is based in San Francisco?",
+     "type": "Fact Retrieval", "answer": "Gap Inc.", "evidence": ["Gap Inc. is a retailer based in San Francisco."]},
+    {"id": "c3", "source": "Novel-10762", "question": "What did the Stone Age use stone for?",
+     "type": "Fact Retrieval", "answer": "tools",
+     "evidence": ["Stone was widely used to make tools.", "The Stone Age ended with the invention of the harp."]},
+]

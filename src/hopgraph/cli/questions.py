@@ -128,14 +128,17 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
                                                       f"{RETRIEVAL_METHODS} (`local` = local search over the "
                                                       "no-LLM concept graph). With --answers: none, hybrid, "
                                                       "auto, iterative, short (the no-LLM short answer "
-                                                      "of auto's hits).")] = None,
+                                                      "of auto's hits); on a claim set with reference "
+                                                      "answers: hybrid, auto, iterative.")] = None,
           top: Annotated[int, typer.Option("--top", "-k", min=1, max=100)] = 5,
           limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
           store: StoreOpt = None,
           json_out: Annotated[Path | None, typer.Option("--json", help="Write the results here.")] = None,
           names_from: NamesFromOpt = None,
           answers: Annotated[bool, typer.Option("--answers", help="Score answers (exact match, token F1) "
-                                                                  "instead of retrieval.")] = False,
+                                                                  "instead of retrieval; on a claim set, "
+                                                                  "answers graded by the LLM against "
+                                                                  "the reference answers.")] = False,
           record: Annotated[Path | None, typer.Option("--record", help="With --answers: also write every LLM "
                                                                        "reply used to this file.")] = None,
           replay: Annotated[Path | None, typer.Option("--replay", help="With --answers: answer from replies "
@@ -151,6 +154,7 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
     On an evidence-claim set, score the share of each question's claims found in the top-k chunks."""
     from hopgraph.eval import format_table, run_eval
     from hopgraph.eval.answers import ANSWER_METHODS, format_answer_table, run_answer_eval
+    from hopgraph.eval.claim_answers import format_claim_answer_table, run_claim_answer_eval
     from hopgraph.eval.claims import format_claim_table, is_claim_set, run_claim_eval
     from hopgraph.eval.halves import check_half
 
@@ -159,17 +163,20 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
     half = check_half(half)
     settings = load_settings(names_from=names_from)
     if is_claim_set(data):
-        if answers:
-            raise InputError("--answers scores HotpotQA-format sets; an evidence-claim set scores retrieval")
-        chosen = _split(methods) or _split(CLAIM_METHODS)
-        result = run_claim_eval(data, corpus, chosen, top, limit, store, settings, quiet, half, judge)
-        typer.echo(format_claim_table(result))
+        if answers:  # answers written and graded against the set's reference answers
+            result = run_claim_answer_eval(data, corpus, _split(methods) or ["hybrid", "auto"], top, limit, store,
+                                           settings, quiet, half, record, replay)
+            typer.echo(format_claim_answer_table(result))
+            _said_recorded(result, record)
+        else:
+            result = run_claim_eval(data, corpus, _split(methods) or _split(CLAIM_METHODS), top, limit, store,
+                                    settings, quiet, half, judge)
+            typer.echo(format_claim_table(result))
     elif answers:
         chosen = _split(methods) or list(ANSWER_METHODS)
         result = run_answer_eval(data, corpus, chosen, top, limit, store, settings, quiet, record, replay, half)
         typer.echo(format_answer_table(result))
-        if result["replies_recorded"] is not None:
-            typer.echo(f"recorded {result['replies_recorded']} replies to {record}")
+        _said_recorded(result, record)
     else:
         result = run_eval(data, corpus, _split(methods or RETRIEVAL_METHODS), top, limit, store, settings, quiet,
                           half)
@@ -179,6 +186,11 @@ def eval_(data: Annotated[Path, typer.Option("--data", help="HotpotQA-format rec
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {json_out}")
+
+
+def _said_recorded(result: dict, record: Path | None) -> None:
+    if result["replies_recorded"] is not None:
+        typer.echo(f"recorded {result['replies_recorded']} replies to {record}")
 
 
 def _split(methods: str | None) -> list[str]:

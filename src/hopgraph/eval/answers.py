@@ -38,11 +38,13 @@ from hopgraph.progress import bar_over
 from hopgraph.prompts import closed_book
 from hopgraph.query.short import short_answer_of
 from hopgraph.query.writers import NO_ANSWER
+from hopgraph.records.answers import Answer
 
 ANSWER_METHODS = ("none", "hybrid", "auto", "iterative", "short")
 NEEDS_MODEL = {"none": "a closed-book answer is the model's", "iterative": "iterative retrieval asks a model"}
 REPLAY_URL = "http://127.0.0.1:9/v1"  # never reached: a strict replay answers from its file or fails
 _CITATION = re.compile(r"\[chunk \d+\]")
+ASKED_AS = {"hybrid": ("search", "hybrid"), "auto": ("auto", None), "iterative": ("iterative", None)}  # mode, method
 
 
 def normalize_answer(text: str) -> str:
@@ -103,15 +105,21 @@ def answer_question(hg: HopGraph, question: Question, method: str, top: int) -> 
         return _closed_book(hg, question)
     if method == "short":
         return _short(hg, question, top)
-    mode, chosen = {"hybrid": ("search", "hybrid"), "auto": ("auto", None), "iterative": ("iterative", None)}[method]
-    asked = hg.ask(question.text, mode, chosen, top)
-    text = "" if asked.text.startswith(NO_ANSWER) else " ".join(_CITATION.sub(" ", asked.text).split())
+    text, asked = written_answer(hg, question.text, method, top)
     context = " ".join(hit.text for hit in asked.hits).lower()
     spend = asked.used
     return Scored(question.id, question.type, text, exact_match(text, question.answer),
                   token_f1(text, question.answer), float(question.answer.lower() in text.lower()),
                   float(question.answer.lower() in context), spend.llm_calls, spend.tokens_in, spend.tokens_out,
                   spend.seconds.get("total", 0.0))
+
+
+def written_answer(hg: HopGraph, question: str, method: str, top: int) -> tuple[str, Answer]:
+    """The answer `method` ("hybrid", "auto" or "iterative") writes, without its chunk citations
+    ("" when it has none), and the whole `Answer` it came in."""
+    mode, chosen = ASKED_AS[method]
+    asked = hg.ask(question, mode, chosen, top)
+    return "" if asked.text.startswith(NO_ANSWER) else " ".join(_CITATION.sub(" ", asked.text).split()), asked
 
 
 def _short(hg: HopGraph, question: Question, top: int) -> Scored:
@@ -182,22 +190,34 @@ def run_answer_eval(data: Path, corpus: Path | None = None, methods: Sequence[st
     every reply this run used to a file; `replay` answers from such a file alone (no server: a
     reply it lacks is an error), so CI can re-score a recorded run offline."""
     check_answer_methods(methods)
-    settings = settings or Settings()
-    cache: LLMCache | None = None
-    if replay is not None:
-        settings = replace(settings, llm_url=settings.llm_url or REPLAY_URL, llm_model=recorded_model(replay))
-        cache = ReplayLLMCache(replay, strict=True)
+    settings, cache = replayed(settings or Settings(), replay)
     qa = load_eval_set(data, corpus, limit, store, settings, half)
     hg = HopGraph(qa.store, settings, quiet=quiet, llm_cache=cache)
     with hg:
         index_seconds = build_index(hg, qa.docs)
-        if record is not None and cache is None:
-            hg.llm_cache = cache = RecordingCache(hg.store.reply_cache())
+        cache = recording(hg, cache, record)
         answers = evaluate_answers(hg, qa.questions, methods, top, quiet)
     recorded = cache.record_to(record) if record is not None and isinstance(cache, RecordingCache) else None
     return {"n_questions": len(qa.questions), "n_paragraphs": len(qa.docs), "top": top,
             "reader": f"llm:{settings.llm_model}" if settings.llm_model else "extractive (no LLM configured)",
             "index_seconds": index_seconds, "answers": answers, "replies_recorded": recorded}
+
+
+def replayed(settings: Settings, replay: Path | None) -> tuple[Settings, LLMCache | None]:
+    """With `replay`, settings that name the recorded model and a cache that answers from the file
+    alone (no server: a reply it lacks is an error); without it, the settings as they are."""
+    if replay is None:
+        return settings, None
+    settings = replace(settings, llm_url=settings.llm_url or REPLAY_URL, llm_model=recorded_model(replay))
+    return settings, ReplayLLMCache(replay, strict=True)
+
+
+def recording(hg: HopGraph, cache: LLMCache | None, record: Path | None) -> LLMCache | None:
+    """The cache the run answers through: with `record` (and no replay), one that also keeps every
+    reply used, for `record_to`."""
+    if record is not None and cache is None:
+        hg.llm_cache = cache = RecordingCache(hg.store.reply_cache())
+    return cache
 
 
 def format_answer_table(result: dict[str, Any]) -> str:

@@ -43,6 +43,7 @@ class ClaimQuestion:
     text: str
     type: str
     claims: tuple[str, ...]
+    answer: str = ""  # the reference answer, when the set gives one (scored by `eval --answers`)
 
     @property
     def half_key(self) -> str:
@@ -81,7 +82,7 @@ def load_claim_questions(path: Path) -> tuple[list[ClaimQuestion], str]:
         if not isinstance(claims, list) or not claims or not all(isinstance(c, str) and c.strip() for c in claims):
             raise InputError(f"{path}: record {i}'s evidence must be a non-empty list of claims (strings)")
         questions.append(ClaimQuestion(str(record.get("id", i)), str(record.get("source", "")), record["question"],
-                                       str(record["type"]), tuple(claims)))
+                                       str(record["type"]), tuple(claims), str(record.get("answer") or "")))
     return questions, digest
 
 
