@@ -45,6 +45,8 @@ class GradedAnswer:
     id: str
     type: str
     half_key: str
+    question: str
+    reference: str
     answer: str
     grade: float  # 1 correct, 0.5 partly, 0 wrong (or no answer written)
     similarity: float  # (cos + 1) / 2 of the answer's and the reference's embeddings; 0 with no answer
@@ -102,7 +104,7 @@ def graded_method(hg: HopGraph, questions: Sequence[ClaimQuestion], method: str,
                for question in bar_over(questions, method, quiet, total=len(questions))]
     grades = grade_answers(hg.llm(), [(q.text, q.answer, text) for q, text, _ in written])
     similarities = answer_similarities(hg, [(q.answer, text) for q, text, _ in written])
-    rows = [GradedAnswer(q.id, q.type, q.half_key, text, grade, similarity,
+    rows = [GradedAnswer(q.id, q.type, q.half_key, q.text, q.answer, text, grade, similarity,
                          round(FACT_WEIGHT * grade + SIMILARITY_WEIGHT * similarity, 4), asked.used.llm_calls,
                          asked.used.tokens_in, asked.used.tokens_out, asked.used.seconds.get("total", 0.0))
             for (q, text, asked), grade, similarity in zip(written, grades, similarities, strict=True)]
