@@ -4,10 +4,12 @@ with the embedding similarity by GraphRAG-Bench's weights, per type and per half
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from evalkit import CLAIMS, CORPUS, write
 from scripted_chat import scripted_chat
-from testkit import BagOfWordsEmbedder
+from testkit import REPO, BagOfWordsEmbedder
 from typer.testing import CliRunner
 
 import hopgraph.cli.app
@@ -112,3 +114,22 @@ def test_hopgraph_eval_answers_a_claim_set_from_recorded_replies(tmp_path, bag_o
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("2 questions, half B") and lines[2].split()[0] == "auto"
+
+
+# --- the real local model's grades, replayed --------------------------------------------------------
+
+RESULTS = REPO / "bench" / "results" / "novel_answers.json"
+RECORDED = REPO / "bench" / "results" / "novel_answers_replies.json"
+
+
+def test_the_local_model_s_recorded_grades_replay_offline():
+    """bench/novel_answers.py --record kept every reply of the real model: grading the recorded
+    answers again, with no server, asks the same prompts and parses the same verdicts."""
+    result = json.loads(RESULTS.read_text(encoding="utf-8"))
+    model = result["reader"].removeprefix("llm:")
+    with LLMClient("http://127.0.0.1:9/v1", model, cache=ReplayLLMCache(RECORDED, strict=True)) as client:
+        for scores in result["methods"].values():
+            rows = scores["questions"]
+            assert grade_answers(client, [(r["question"], r["reference"], r["answer"]) for r in rows]) == \
+                   [r["grade"] for r in rows]
+        assert client.usage[GRADE_STEP].requests == 0 and client.usage[GRADE_STEP].calls > 0
