@@ -24,11 +24,12 @@ from hopgraph.config import Settings
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
 from hopgraph.eval.answers import recording, replayed, written_answer
-from hopgraph.eval.claims import ClaimQuestion, load_claim_questions
+from hopgraph.eval.claims import ClaimQuestion, load_claim_set
 from hopgraph.eval.halves import HALVES, select_half
-from hopgraph.eval.retrieval import build_index, corpus_documents, default_store
+from hopgraph.eval.judges import complete_or_resume
+from hopgraph.eval.retrieval import build_index
 from hopgraph.eval.tables import text_table
-from hopgraph.llm import LLMClient, LLMError, LLMRequest, RecordingCache
+from hopgraph.llm import LLMClient, LLMRequest, RecordingCache
 from hopgraph.progress import bar_over
 from hopgraph.prompts import answer_grade
 
@@ -72,18 +73,13 @@ def run_claim_answer_eval(data: Path, corpus: Path | None, methods: Sequence[str
     every method and grade the answers. Replies are cached in the store; `record` and `replay` work
     as for HotpotQA-format sets."""
     check_claim_answer_methods(methods)
-    if corpus is None:
-        raise InputError(f"{data}: an evidence-claim set needs its documents: give --corpus")
     settings, cache = replayed(settings or Settings(), replay)
-    questions, data_hash = load_claim_questions(data)
-    questions = select_half(questions, half, lambda q: q.half_key)[:limit]
+    questions, docs, store = load_claim_set(data, corpus, half, limit, store, settings)
     without = [q.id for q in questions if not q.answer.strip()]
     if without:
         raise InputError(f"{data}: --answers needs a reference answer on every question; {len(without)} lack one "
                          f"(first: {without[0]})")
-    docs, corpus_hash = corpus_documents(corpus)
-    with HopGraph(store or default_store(data_hash, corpus_hash, settings), settings, quiet=quiet,
-                  llm_cache=cache) as hg:
+    with HopGraph(store, settings, quiet=quiet, llm_cache=cache) as hg:
         if not hg.has_llm:
             raise InputError("--answers on an evidence-claim set needs an LLM to write and grade the answers: set "
                              "llm_url and llm_model (or HOPGRAPH_LLM_URL / HOPGRAPH_LLM_MODEL)")
@@ -117,14 +113,9 @@ def grade_answers(client: LLMClient, items: Sequence[tuple[str, str, str]]) -> l
     asked = [i for i, (_, _, answer) in enumerate(items) if answer.strip()]
     requests = [LLMRequest(answer_grade.messages(*items[i]), answer_grade.AnswerGrade, max_tokens=16,
                            step=GRADE_STEP) for i in asked]
-    replies = client.complete_many(requests)
-    failed = [reply for reply in replies if isinstance(reply, LLMError)]
-    if failed:
-        raise LLMError(f"{len(failed)} of {len(replies)} answer grades failed ({failed[0]}); the "
-                       f"{len(replies) - len(failed)} received are cached: run the same command again to resume")
     grades = [0.0] * len(items)
-    for i, reply in zip(asked, replies, strict=True):
-        grades[i] = reply.value.score  # type: ignore[union-attr]  # errors raised above
+    for i, reply in zip(asked, complete_or_resume(client, requests, "answer grades"), strict=True):
+        grades[i] = reply.value.score
     return grades
 
 

@@ -30,6 +30,7 @@ from hopgraph.eval.tables import text_table
 from hopgraph.ingest.readers import read_text_file
 from hopgraph.linkgraph.naming import check_source
 from hopgraph.progress import bar_over
+from hopgraph.records.documents import Document
 from hopgraph.retrieval.methods import parse_method
 from hopgraph.retrieval.router import AUTO
 
@@ -131,6 +132,22 @@ def evaluate_claims(hg: HopGraph, questions: Sequence[ClaimQuestion], method: st
             "ms_per_query": {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95)}}
 
 
+def load_claim_set(data: Path, corpus: Path | None, half: str | None, limit: int | None, store: str | None,
+                   settings: Settings) -> tuple[list[ClaimQuestion], list[Document], str]:
+    """The questions of `half` (the first `limit`), the corpus's documents, and the store: the one
+    given, else the cached one keyed by both files' content and the settings that shape the index."""
+    if corpus is None:
+        raise InputError(f"{data}: an evidence-claim set needs its documents: give --corpus (a JSON list of "
+                         "{title, text})")
+    check_source(settings.names_from)
+    questions, data_hash = load_claim_questions(data)
+    questions = select_half(questions, half, lambda q: q.half_key)[:limit]
+    if not questions:
+        raise InputError(f"{data}: no question falls in half {half}")
+    docs, corpus_hash = corpus_documents(corpus)
+    return questions, docs, store or default_store(data_hash, corpus_hash, settings)
+
+
 def run_claim_eval(data: Path, corpus: Path | None, methods: Sequence[str], top: int = 5, limit: int | None = None,
                    store: str | None = None, settings: Settings | None = None, quiet: bool = True,
                    half: str | None = None, judge: str = "lexical") -> dict[str, Any]:
@@ -140,17 +157,9 @@ def run_claim_eval(data: Path, corpus: Path | None, methods: Sequence[str], top:
         if method != AUTO:
             parse_method(method)
     check_judge(judge)
-    if corpus is None:
-        raise InputError(f"{data}: an evidence-claim set needs its documents: give --corpus (a JSON list of "
-                         "{title, text})")
     settings = settings or Settings()
-    check_source(settings.names_from)
-    questions, data_hash = load_claim_questions(data)
-    questions = select_half(questions, half, lambda q: q.half_key)[:limit]
-    if not questions:
-        raise InputError(f"{data}: no question falls in half {half}")
-    docs, corpus_hash = corpus_documents(corpus)
-    with HopGraph(store or default_store(data_hash, corpus_hash, settings), settings, quiet=quiet) as hg:
+    questions, docs, store = load_claim_set(data, corpus, half, limit, store, settings)
+    with HopGraph(store, settings, quiet=quiet) as hg:
         index_seconds = build_index(hg, docs)
         judging = JUDGES[judge](hg)
         results = {m: evaluate_claims(hg, questions, m, top, judging, quiet) for m in methods}

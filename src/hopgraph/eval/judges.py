@@ -15,11 +15,11 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from hopgraph.engine import HopGraph
 from hopgraph.errors import InputError
-from hopgraph.llm import LLMClient, LLMError, LLMRequest
+from hopgraph.llm import LLMClient, LLMError, LLMRequest, LLMResult
 from hopgraph.prompts import attribution
 
 TOKEN = re.compile(r"[^\W_]+")
@@ -88,15 +88,22 @@ class LLMJudge:
         requests = [LLMRequest(attribution.messages(claim, list(items[i].passages)),
                                attribution.AttributionReply, max_tokens=16, step=JUDGE_STEP)
                     for i, claim in asked]
-        replies = self.client.complete_many(requests)
-        failed = [reply for reply in replies if isinstance(reply, LLMError)]
-        if failed:
-            raise LLMError(f"{len(failed)} of {len(replies)} claim judgements failed ({failed[0]}); the "
-                           f"{len(replies) - len(failed)} received are cached: run the same command again to resume")
+        replies = complete_or_resume(self.client, requests, "claim judgements")
         verdicts: list[list[bool]] = [[] if item.passages else [False] * len(item.claims) for item in items]
         for (i, _), reply in zip(asked, replies, strict=True):
-            verdicts[i].append(bool(reply.value.attributable))  # type: ignore[union-attr]  # errors raised above
+            verdicts[i].append(bool(reply.value.attributable))
         return verdicts
+
+
+def complete_or_resume(client: LLMClient, requests: Sequence[LLMRequest], what: str) -> list[LLMResult[Any]]:
+    """Every request's reply; if any failed, an LLMError that counts them and says the rest are cached,
+    so running the same command again resumes where this run stopped."""
+    replies = client.complete_many(requests)
+    failed = [reply for reply in replies if isinstance(reply, LLMError)]
+    if failed:
+        raise LLMError(f"{len(failed)} of {len(replies)} {what} failed ({failed[0]}); the "
+                       f"{len(replies) - len(failed)} received are cached: run the same command again to resume")
+    return [reply for reply in replies if not isinstance(reply, LLMError)]
 
 
 def _llm_judge(hg: HopGraph) -> Judge:
