@@ -1,6 +1,8 @@
 import pytest
 
 from hopgraph.query.short import short_answer
+from hopgraph.query.short.choose import _after_cue
+from hopgraph.query.short.spans import Sentence, Span
 from hopgraph.records.retrieval import Hit, Via
 from hopgraph.text.nlp import load_model, parser_available
 
@@ -116,3 +118,28 @@ def test_a_chain_question_reads_its_answer_from_the_passage_that_fills_the_role(
     found = short_answer("What is the place of birth of the director of film Diplomats?",
                          hits(("Diplomats", film), ("Eddi Arent", actor), ("Wolf Gremm", director)), load_model())
     assert found is not None and (found.text, found.chunk_id) == ("Munich", 2)
+
+
+def test_a_relation_word_inside_a_title_is_not_the_relation():
+    def cued(sentence: str, span: str) -> bool:
+        return _after_cue(Span(span, "DATE", Sentence(sentence, 0, 0, 0.0), sentence.index(span)), frozenset({"born"}))
+
+    assert not cued('He starred in "Natural Born Killers" (1994).', "1994")  # a capital mid-sentence: a name
+    assert cued("Tom Reed (born May 17, 1965) is a producer.", "May 17, 1965")
+    assert cued("Born in 1950, he became a producer.", "1950")  # a sentence may open with it
+
+
+def test_what_year_wants_a_year_not_a_length_of_time():
+    text = ("Ezra Dov (15 June 1924 – 24 April 2005) was the seventh president of the league. He was the first "
+            "president to serve a seven-year term, and resigned after a scandal.")
+    found = short_answer("In what year was the president who resigned after a scandal born?",
+                         hits(("Ezra Dov", text)), load_model())
+    assert found is not None and found.text == "1924"
+
+
+def test_a_lead_life_span_says_born_and_died_and_which_date_wants_a_full_date():
+    song = "The Lee Memorial Song was written shortly after Lee Ching died in 1988, by a composer from Taipei."
+    person = "Lee Kai (October 31, 1887 – April 5, 1975) was a statesman who led the republic."
+    found = short_answer("The late president of the republic was Lee Kai, who died on which date?",
+                         hits(("Lee Memorial Song", song), ("Lee Kai", person)), load_model())
+    assert found is not None and found.text == "April 5, 1975"

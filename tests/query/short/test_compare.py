@@ -82,3 +82,13 @@ def test_both_of_a_kind_is_never_a_guessed_no():
     assert both_of_kind("Are King Vidor and Géza von Cziffra both American directors?", hits) is None
     assert both_of_kind("Are King Vidor and Géza von Cziffra both directors?", hits).text == "yes"
     assert both_of_kind("Are King Vidor and Géza von Cziffra both of the same kind?", hits) is None
+
+
+def test_someone_still_living_has_lived_longer_than_one_who_died_young():
+    hits = [hit(1, "Lew Shore", "Lew Shore (October 11, 1885 – December 28, 1934) was an American film director."),
+            hit(2, "Jon Kay", "Jon Kay (born November 25, 1947) is an American film director.")]
+    words = ["which", "director", "lived", "longer", "lew", "shore", "or", "jon", "kay"]
+    chosen, source = choose_by_date(("Lew Shore", "Jon Kay"), words, hits)
+    assert (chosen, source.chunk_id) == ("Jon Kay", 2)
+    undated = [hits[0], hit(2, "Jon Kay", "Jon Kay is an American film director.")]
+    assert choose_by_date(("Lew Shore", "Jon Kay"), words, undated) is None

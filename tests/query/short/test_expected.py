@@ -48,3 +48,9 @@ def test_the_head_noun_is_kept_and_schooling_is_not_a_place():
 ])
 def test_the_head_noun_is_found_after_a_relative_which_and_after_the_name_of(question, head):
     assert expected_answer(question).head == head
+
+
+def test_options_named_first_with_between_make_a_choice():
+    found = expected_answer("Between Iris and Tulipa, which genus of plant is larger?")
+    assert (found.kind, found.options) == (CHOICE, ("Iris", "Tulipa"))
+    assert expected_answer("What lies between the river and the hills?").kind != CHOICE

@@ -44,3 +44,21 @@ def test_the_number_must_stand_by_every_compared_word_and_a_title_s_note_does_no
     question = words("Who has more singles titles, Brian Gottfried or Peter Fleming?")
     chosen, source = choose_by_amount(("Brian Gottfried", "Peter Fleming"), question, hits)
     assert (chosen, source.chunk_id) == ("Brian Gottfried", 1)  # 25 against 3, not against 52
+
+
+def test_small_amounts_written_in_words_are_numbers():
+    hits = [hit(1, "Rosella", "Rosella is a genus of about 150 species of flowering plants."),
+            hit(2, "Milkwort", "Milkwort is a genus of two species of thistles.")]
+    question = words("Which genus has more species, Rosella or Milkwort?")
+    chosen, source = choose_by_amount(("Rosella", "Milkwort"), question, hits)
+    assert (chosen, source.chunk_id) == ("Rosella", 1)
+    fewer = words("Which genus has fewer species, Rosella or Milkwort?")
+    assert choose_by_amount(("Rosella", "Milkwort"), fewer, hits)[0] == "Milkwort"
+
+
+def test_one_word_only_one_option_s_passage_says_is_enough_and_a_tie_is_none():
+    hits = [hit(1, "Ann Roe", "Ann Roe (born 1970) is an American singer and songwriter."),
+            hit(2, "Bo Lim", "Bo Lim (born 1958) is an English musician and lead singer of a band.")]
+    chosen, _ = choose_by_description("Which singer is American, Ann Roe or Bo Lim?", ("Ann Roe", "Bo Lim"), hits)
+    assert chosen == "Ann Roe"
+    assert choose_by_description("Which singer is older, Ann Roe or Bo Lim?", ("Ann Roe", "Bo Lim"), hits) is None

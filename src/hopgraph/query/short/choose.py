@@ -22,7 +22,7 @@ from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
-from hopgraph.query.short.spans import Span, best_sentences, content_words, entity_spans
+from hopgraph.query.short.spans import LIFE_SPAN, Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
@@ -37,6 +37,8 @@ _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _YEAR = re.compile(r"\b[12][0-9]{3}\b")
+_MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|"
+                    r"jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -49,7 +51,7 @@ for _asked, _said in (
     ("father mother parent son daughter", "father mother son daughter"),
     ("direct directed director", "directed director"),
     ("located river located situated", "located situated"),
-    ("founded founder established", "founded founder established"),
+    ("founded founder established formed", "founded founder established formed"),
     ("play plays played", "plays played"),
 ):
     for _word in _asked.split():
@@ -122,10 +124,11 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     if not words or said == words:
         return None  # the question says it already ("Cuba" in "What Cuban president …")
     label = _label_fit(span, expected)
-    if label is None:
-        return None
+    if label is None or (expected.head == "year" and not _YEAR.search(span.text)):
+        return None  # "what year" is not answered by "seven-year" or "the same year"
     # "Ohio River" for "what river"; not "New York City" for "what New York city": the question says it
     head = bool(expected.head) and not said and bool({expected.head, expected.head.rstrip("s")} & words)
+    head = head or (expected.head == "date" and bool(_MONTH.search(span.text)))  # a date, not a bare year
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(said) / len(words))
@@ -155,8 +158,17 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
 
 
 def _after_cue(span: Span, cues: frozenset[str]) -> bool:
-    before = span.sentence.text[max(0, span.start - NEAR):span.start].lower()
-    return any(re.search(rf"\b{cue}\b", before) for cue in cues)
+    """A relation word stands just before the span, in running text: "born May 17, 1965", not the
+    "Born" of "Natural Born Killers" (a capital mid-sentence is part of a name)."""
+    life = LIFE_SPAN.search(span.sentence.text)
+    if life is not None and life.start("born") <= span.start < life.end("born"):
+        return "born" in cues
+    if life is not None and life.start("died") <= span.start < life.end("died"):
+        return "died" in cues
+    start = max(0, span.start - NEAR)
+    before = span.sentence.text[start:span.start]
+    return any(re.search(rf"\b{cue}\b", before) or (start == 0 and before.startswith(cue.capitalize()))
+               for cue in cues)
 
 
 def _year_only(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from hopgraph.linkgraph.names import strip_disambiguation
@@ -26,6 +27,7 @@ ROLES = frozenset(["director", "performer", "composer", "author", "producer", "c
 DEATH = frozenset(["died", "death", "dead"])
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _PARENTHESES = re.compile(r"\(([^()]*)\)")
+_LIVING = re.compile(r"\(\s*born\b[^()–-]*\)")  # a birth date alone in the lead's parenthesis
 _EITHER = re.compile(r"\b(?P<a>[a-z]+) or (?P<b>[a-z]+)\b")
 _SAME = re.compile(r"\b(same|both)\b.*\b(nationality|country|countries|citizenship|year|born)\b|"
                    r"\b(same|both)\b.*\b(american|british|english|french|german)\b", re.IGNORECASE)
@@ -87,6 +89,8 @@ def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
     if own is None:
         return None
     born, died = _year(own.text, death=False), _year(own.text, death=True)
+    if died is None and _LIVING.search(own.text[:300]):
+        died = date.today().year  # "(born November 25, 1947)": alive, so far longer than one who died at 49
     return (died - born, own) if born is not None and died is not None else None
 
 

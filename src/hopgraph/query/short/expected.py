@@ -47,6 +47,9 @@ for _labels, _words in (
         HEAD_NOUNS[_word + "s"] = _labels
 
 _CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\s*$", re.IGNORECASE)
+# "Between A and B, which genus …?": the options come first.
+_BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s*,\s*(?:which|who|what)\b",
+                      re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -64,7 +67,7 @@ def expected_answer(question: str) -> Expected:
     words = tuple(w.lower() for w in _WORD.findall(question))
     if not words:
         return Expected(ANY, words=words)
-    choice = _CHOICE.search(question)
+    choice = _CHOICE.search(question) or _BETWEEN.search(question)
     if choice and words[0] not in AUXILIARIES:
         return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words)
     if words[0] in AUXILIARIES:

@@ -4,7 +4,8 @@
 option's passage gives next to the compared words ("won 25 singles titles"); the larger (or, for
 "fewer", "smaller", the smaller) wins, and an option with no number gives no answer. "Which airport
 is operated by the Coos County Airport District, A or B?" takes the option whose passage says
-clearly more of the question's other words than the other option's does.
+more of the question's other words than the other option's does; one word is enough ("Which singer
+is American": one passage says "American", the other "English"), a tie is no answer.
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ MORE = frozenset(["more", "most", "higher", "highest", "larger", "largest", "big
 FEWER = frozenset(["fewer", "fewest", "less", "least", "lower", "lowest", "smaller", "smallest", "shorter",
                    "shortest"])
 NEAR = 40  # characters around a compared word within which its number stands
-MIN_LEAD = 2  # more of the question's words one option's passage must say than the other's
+MIN_LEAD = 1  # more of the question's words one option's passage must say than the other's
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]*\d)")
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+# "a genus of two species": small amounts are written in words.
+NUMBER_WORDS = {word: value for value, word in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\b", re.IGNORECASE)
 
 
 def choose_by_amount(options: Sequence[str], words: Sequence[str], hits: Sequence[Hit]) -> tuple[str, Hit] | None:
@@ -71,9 +76,13 @@ def _amount_near(text: str, compared: set[str]) -> float | None:
     for "more singles titles"; "a population of 684,360", not the area before it."""
     lowered = text.lower()
     places = [found.start() for word in compared for found in re.finditer(rf"\b{re.escape(word)}", lowered)]
-    near: list[tuple[int, str]] = []
-    for match in _NUMBER.finditer(text):
+    near: list[tuple[int, float]] = []
+    for match in [*_NUMBER.finditer(text), *_NUMBER_WORD.finditer(text)]:
         around = lowered[max(0, match.start() - NEAR):match.end() + NEAR]
         if not _YEAR.match(match.group(1)) and all(re.search(rf"\b{re.escape(word)}", around) for word in compared):
-            near.append((min(abs(place - match.start()) for place in places), match.group(1)))
-    return float(min(near)[1].replace(",", "")) if near else None
+            near.append((min(abs(place - match.start()) for place in places), _value(match.group(1))))
+    return min(near)[1] if near else None
+
+
+def _value(number: str) -> float:
+    return float(NUMBER_WORDS.get(number.lower(), number.replace(",", "")))

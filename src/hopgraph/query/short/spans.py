@@ -23,6 +23,9 @@ SENTENCES = 5  # sentences read for entities
 ENTITY_ONLY = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter")
 WEIGHTS = {"overlap": 0.6, "cue": 0.8, "second_hop": 1.2, "lead": 0.3, "rank": 0.1}  # tuned on half A
 _WORD = re.compile(r"\w+")
+# A biography's lead parenthesis, "(October 31, 1887 – April 5, 1975)": the birth, a dash, the death.
+LIFE_SPAN = re.compile(r"\((?P<born>[^()]*?\b[12]\d{3})\s*[–—-]\s*(?P<died>[^()]*?\b[12]\d{3})\s*\)")
+LIFE_CUES = frozenset({"born", "died"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ def best_sentences(question: str, hits: Sequence[Hit], cues: frozenset[str], lim
     for rank, hit in enumerate(hits):
         for position, text in enumerate(split_sentences(hit.text[:MAX_CHARS])):
             words = content_words(text)
+            if LIFE_CUES & cues and LIFE_SPAN.search(text):
+                words |= LIFE_CUES  # "(October 31, 1887 – April 5, 1975)" says born and died
             score = (WEIGHTS["overlap"] * len(words & asked) / scale + WEIGHTS["cue"] * bool(words & cues)
                      + WEIGHTS["second_hop"] * hops[rank] + WEIGHTS["lead"] * (position == 0)
                      - WEIGHTS["rank"] * rank)
