@@ -27,6 +27,12 @@ def test_a_plural_kind_lists_every_shared_noun_in_the_first_passage_s_order():
     assert found is not None and found.text == "producer, director, and writer"
 
 
+def test_a_kind_both_have_asked_before_both_is_a_shared_noun_too():
+    found = shared_answer("What type of occupation do Ralph Smart and Trey Parker both have?",
+                          hits(("Ralph Smart", PRODUCER), ("Trey Parker (writer)", ANIMATOR)), load_model())
+    assert found is not None and found.text in ("producer", "director", "writer")
+
+
 def test_without_two_named_passages_or_a_shared_noun_there_is_no_answer():
     nlp = load_model()
     assert shared_answer("What do Hot Pixel and Halo have in common?", hits(("Hot Pixel", GAME)), nlp) is None

@@ -15,6 +15,8 @@ from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, ex
     ("Are both Cypress and Ajuga genera?", YESNO, None),
     ("Where did the director of film Farewell Performance graduate from?", "ENTITY", "ORG"),  # a school
     ("Which award the director of film Satya Mithya earned?", "ENTITY", "WORK_OF_ART"),
+    ("What was the population of the town where the tugboat is moored?", "ENTITY", "CARDINAL"),
+    ("The fashion show features what fashion model who was born in 1988?", "ENTITY", "PERSON"),
 ])
 def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, label):
     expected = expected_answer(question)

@@ -25,7 +25,7 @@ COMMON = "COMMON"
 PASSAGE_CHARS = 600  # of each passage: what a thing is, its passage says first
 MAX_LISTED = 4
 TAGGER_ONLY = ("parser", "ner", "senter")
-_SHARED = re.compile(r"\bin common\b|\bboth\b.*\b(what|which)\b", re.IGNORECASE)
+_SHARED = re.compile(r"\bin common\b|\bboth\b.*\b(what|which)\b|\b(what|which)\b.*\bboth\b", re.IGNORECASE)
 _PLURAL_KIND = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(\w+s)\b", re.IGNORECASE)
 
 Term = tuple[str, ...]  # the lemmas of a noun, or of a noun pair

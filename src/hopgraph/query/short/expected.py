@@ -34,13 +34,17 @@ for _labels, _words in (
                                                    "play single musical sitcom documentary"),
     (frozenset({"NORP"}), "nationality religion ethnicity"),
     (DATE, "year date decade century month day era"),
+    (NUMBER, "population amount size area height length"),
     (frozenset({"LANGUAGE"}), "language"),
     (frozenset({"EVENT"}), "event war battle competition tournament championship election festival"),
     (frozenset({"WORK_OF_ART", "ORG", "EVENT", "PRODUCT"}), "award prize honour honor medal"),
     (PERSON, "person actor actress singer director president king queen author player man woman writer "
              "musician politician artist composer producer poet footballer coach founder husband wife son "
              "daughter father mother brother sister leader governor senator emperor prince princess "
-             "character rapper comedian scientist philosopher architect painter novelist screenwriter"),
+             "character rapper comedian scientist philosopher architect painter novelist screenwriter "
+             "model athlete cricketer dancer designer drummer vocalist lyricist judge lawyer entrepreneur "
+             "businessman businesswoman chef manager executive astronaut officer soldier host presenter "
+             "historian biographer bishop archbishop pope duke earl lord captain boxer wrestler"),
 ):
     for _word in _words.split():
         HEAD_NOUNS[_word] = _labels
