@@ -143,3 +143,10 @@ def test_a_lead_life_span_says_born_and_died_and_which_date_wants_a_full_date():
     found = short_answer("The late president of the republic was Lee Kai, who died on which date?",
                          hits(("Lee Memorial Song", song), ("Lee Kai", person)), load_model())
     assert found is not None and found.text == "April 5, 1975"
+
+
+def test_the_town_before_its_state_is_the_place_asked_for():
+    poet = ("Ann Gray (born 1971 Trenton, New Jersey) is a poet and professor of English and Creative Writing "
+            "at Georgia State University. She taught for ten years in New Jersey.")
+    found = short_answer("Where was the wife of the professor born?", hits(("Ann Gray", poet)), load_model())
+    assert found is not None and found.text == "Trenton"  # New Jersey holds it, and says so twice

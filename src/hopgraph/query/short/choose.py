@@ -13,6 +13,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 from hopgraph.query.short.chain import bridge_of
@@ -27,11 +29,13 @@ from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
 MIN_SCORE = 1.0  # below it the best candidate is not good enough to state
-WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5, "subject": 1.0}
+WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1.5, "subject": 1.0, "container": 0.5}
 # Labels a question that names no kind ("What … overthrew …?") rarely wants: it would ask "when"
 # or "how many".
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
+REGIONS = frozenset({"GPE", "LOC"})  # a place that holds another; not a school's building (FAC)
+INNER_PLACES = frozenset({"PERSON", "NORP", "ORG"})  # what it reads the town of "Passaic, New Jersey" as
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 # Relation words whose object is never the passage's own subject (born in, married to, graduated from).
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
@@ -103,11 +107,17 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
           subjects: Sequence[set[str]]) -> ShortAnswer | None:
     asked = content_words(question)
     recurs = Counter(span.text.lower() for span in spans)
+    pairs = _place_pairs(spans) if expected.labels & REGIONS else []
+    containers = {id(outer) for _, outer in pairs}
     best: tuple[float, Span] | None = None
     for span in spans:
+        if any(inner is span for inner, _ in pairs):  # "Passaic" (read as NORP) in "Passaic, New Jersey"
+            span = replace(span, label=next(iter(expected.labels & REGIONS)))
         score = _score(span, expected, asked, cues, recurs[span.text.lower()])
         if score is not None and subjects and _is_subject(span.text, subjects):
             score -= WEIGHTS["subject"]
+        if score is not None and id(span) in containers:
+            score -= WEIGHTS["container"]
         if score is not None and (best is None or score > best[0]):
             best = (score, span)
     if best is None or best[0] < MIN_SCORE:
@@ -132,6 +142,15 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(said) / len(words))
+
+
+def _place_pairs(spans: Sequence[Span]) -> list[tuple[Span, Span]]:
+    """(inner, outer) for a name written right before a place, "born in Passaic, New Jersey": the
+    outer place holds the inner one, which is the place a question asks for; the recogniser often
+    reads the inner one as a nationality or an organisation."""
+    return [(inner, outer) for inner, outer in pairwise(spans)
+            if inner.sentence is outer.sentence and outer.label in PLACE and inner.label in PLACE | INNER_PLACES
+            and outer.sentence.text[inner.start + len(inner.text):outer.start].strip() == ","]
 
 
 def _is_subject(text: str, subjects: Sequence[set[str]]) -> bool:
