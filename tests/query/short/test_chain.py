@@ -18,3 +18,9 @@ def test_no_role_no_named_passage_or_no_name_after_the_role_is_no_bridge():
     assert bridge_of("When was Diplomats released?", hits) is None
     assert bridge_of("Where was the director of film Hondo born?", hits) is None
     assert bridge_of("Where was the composer of film Diplomats born?", hits) is None
+
+
+def test_in_a_chain_of_roles_the_one_nearest_the_named_thing_is_the_bridge():
+    hits = [hit(0, "Diplomats (Film)", FILM), hit(1, "Eddi Arent", ACTOR), hit(2, "Wolf Gremm", DIRECTOR)]
+    bridge = bridge_of("Who is the spouse of the director of film Diplomats (Film)?", hits)
+    assert bridge is not None and bridge.chunk_id == 2  # the director's passage, then his spouse in it

@@ -150,3 +150,13 @@ def test_the_town_before_its_state_is_the_place_asked_for():
             "at Georgia State University. She taught for ten years in New Jersey.")
     found = short_answer("Where was the wife of the professor born?", hits(("Ann Gray", poet)), load_model())
     assert found is not None and found.text == "Trenton"  # New Jersey holds it, and says so twice
+
+
+def test_the_spouse_of_the_director_is_read_from_the_director_s_passage_by_the_spouse_s_words():
+    film = "Days Apart is a 2004 Bosnian film directed by Pjer Halic and written by Namik Kabil."
+    director = ("Pjer Halic (born 7 May 1964 in Sarajevo) is a Bosnian film director and a professor at the "
+                "Academy of Performing Arts in Sarajevo. He has directed several short films with Dino Merlin. "
+                "He is married to Bosnian actress Jasna Halic and has one child.")
+    found = short_answer("Who is the spouse of the director of film Days Apart?",
+                         hits(("Days Apart", film), ("Pjer Halic", director)), load_model())
+    assert found is not None and found.text == "Jasna Halic"

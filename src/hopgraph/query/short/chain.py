@@ -41,8 +41,7 @@ CUE_REACH = 60  # characters between the role's words and the name that fills th
 
 def bridge_of(question: str, hits: Sequence[Hit]) -> Hit | None:
     """The passage of whoever fills the role the question asks about, or None."""
-    words = re.findall(r"[a-z]+", question.lower())
-    role = next((word for word in words if word in ROLE_CUES), None)
+    role = bridge_role(question)
     named = [hit for hit in hits if named_in(question, hit) or named_in(question, _bare(hit))]
     if role is None or not named:
         return None
@@ -50,6 +49,13 @@ def bridge_of(question: str, hits: Sequence[Hit]) -> Hit | None:
     gaps = [(gap, rank) for rank, hit in enumerate(hits) if hit not in named
             and (gap := _gap_after_cue(_bare(hit).title, subject.text, ROLE_CUES[role])) is not None]
     return hits[min(gaps)[1]] if gaps else None
+
+
+def bridge_role(question: str) -> str | None:
+    """The role the bridge fills: in "the spouse of the director of film X" the one nearest the named
+    thing (the director) is the first hop; the spouse is what the bridge's passage is asked."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return next((word for word in reversed(words) if word in ROLE_CUES), None)
 
 
 def _gap_after_cue(name: str, text: str, cues: Sequence[str]) -> int | None:
