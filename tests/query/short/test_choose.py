@@ -160,3 +160,12 @@ def test_the_spouse_of_the_director_is_read_from_the_director_s_passage_by_the_s
     found = short_answer("Who is the spouse of the director of film Days Apart?",
                          hits(("Days Apart", film), ("Pjer Halic", director)), load_model())
     assert found is not None and found.text == "Jasna Halic"
+
+
+def test_a_paternal_grandfather_is_the_father_named_in_the_father_s_passage():
+    child = "Ulla of Varn (1285 – 1330) was a queen. She was the daughter of Borg IV, Duke of Varn, and his wife Meta."
+    father = ("Borg IV, Duke of Varn (died 1309) was Duke of Varn for thirty years. Borg was the eldest son of "
+              "Duke Barnim Olt by his second wife. His brother Otto Varn was still young.")
+    found = short_answer("Who is the paternal grandfather of Ulla of Varn?",
+                         hits(("Ulla of Varn", child), ("Borg IV, Duke of Varn", father)), load_model())
+    assert found is not None and "Barnim Olt" in found.text

@@ -36,6 +36,12 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "wife": ("married", "wife", "husband of", "spouse"),
     "spouse": ("married", "wife", "husband", "spouse"),
 }
+# Kinship two hops away → (the bridge's role, the relation asked of the bridge's passage).
+KINSHIP: dict[str, tuple[str, str]] = {
+    "paternal grandfather": ("father", "father"), "paternal grandmother": ("father", "mother"),
+    "maternal grandfather": ("mother", "father"), "maternal grandmother": ("mother", "mother"),
+    "father-in-law": ("spouse", "father"), "mother-in-law": ("spouse", "mother"),
+}
 CUE_REACH = 60  # characters between the role's words and the name that fills the role
 
 
@@ -53,9 +59,28 @@ def bridge_of(question: str, hits: Sequence[Hit]) -> Hit | None:
 
 def bridge_role(question: str) -> str | None:
     """The role the bridge fills: in "the spouse of the director of film X" the one nearest the named
-    thing (the director) is the first hop; the spouse is what the bridge's passage is asked."""
+    thing (the director) is the first hop; the spouse is what the bridge's passage is asked. A
+    two-hop kinship word names both: a paternal grandfather is the father's father."""
+    kin = _kinship(question)
+    if kin is not None:
+        return KINSHIP[kin][0]
     words = re.findall(r"[a-z]+", question.lower())
     return next((word for word in reversed(words) if word in ROLE_CUES), None)
+
+
+def asked_of_bridge(question: str, words: Sequence[str]) -> list[str]:
+    """The question's words that say what the bridge's passage is asked: all but the bridge's role,
+    or the second relation of a kinship word ("father" of "paternal grandfather")."""
+    kin = _kinship(question)
+    if kin is not None:
+        return [KINSHIP[kin][1]]
+    role = bridge_role(question)
+    return [word for word in words if word != role]
+
+
+def _kinship(question: str) -> str | None:
+    lowered = question.lower()
+    return next((kin for kin in KINSHIP if kin in lowered), None)
 
 
 def _gap_after_cue(name: str, text: str, cues: Sequence[str]) -> int | None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from hopgraph.query.short.chain import bridge_of, bridge_role
+from hopgraph.query.short.chain import asked_of_bridge, bridge_of
 from hopgraph.query.short.cloze import cloze_answer, modifier_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
@@ -82,8 +82,8 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if bridge is not None:
         own = [content_words(_PARENTHESES.sub(" ", bridge.title))]  # the bridge's subject is not the answer
         # the bridge's role is the hop already taken: its words ("directed") no longer point at the answer
-        asked = frozenset().union(*(CUES.get(word, frozenset()) for word in expected.words
-                                    if word != bridge_role(question))) or cues
+        asked = frozenset().union(*(CUES.get(word, frozenset())
+                                    for word in asked_of_bridge(question, expected.words))) or cues
         found = _best(entity_spans(best_sentences(question, [bridge], asked), nlp), expected, question, asked, own)
         if found is not None:
             return found
