@@ -169,3 +169,10 @@ def test_a_paternal_grandfather_is_the_father_named_in_the_father_s_passage():
     found = short_answer("Who is the paternal grandfather of Ulla of Varn?",
                          hits(("Ulla of Varn", child), ("Borg IV, Duke of Varn", father)), load_model())
     assert found is not None and "Barnim Olt" in found.text
+
+
+def test_what_state_asks_for_the_state_that_holds_the_town():
+    singer = "Mat Warde (born October 4, 1973) is a singer-songwriter and guitarist from Portland, Oregon."
+    found = short_answer("The album is by a singer-songwriter from what state?", hits(("Mat Warde", singer)),
+                         load_model())
+    assert found is not None and found.text == "Oregon"

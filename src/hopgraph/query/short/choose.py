@@ -34,6 +34,7 @@ WEIGHTS = {"label": 1.0, "near_cue": 0.8, "recurs": 0.3, "asked": 1.0, "head": 1
 # or "how many".
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 MISREAD_PLACES = frozenset({"PERSON"})  # the small model reads many towns as people
+CONTAINER_NOUNS = frozenset({"state", "states", "country", "countries", "nation", "province"})
 REGIONS = frozenset({"GPE", "LOC"})  # a place that holds another; not a school's building (FAC)
 INNER_PLACES = frozenset({"PERSON", "NORP", "ORG"})  # what it reads the town of "Passaic, New Jersey" as
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
@@ -111,16 +112,18 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
     asked = content_words(question)
     recurs = Counter(span.text.lower() for span in spans)
     pairs = _place_pairs(spans) if expected.labels & REGIONS else []
-    containers = {id(outer) for _, outer in pairs}
+    # "born in Passaic, New Jersey": the town, unless the question asks for the state that holds it
+    not_asked = {id(inner if expected.head in CONTAINER_NOUNS else outer) for inner, outer in pairs}
     best: tuple[float, Span] | None = None
     for span in spans:
+        lower = WEIGHTS["container"] if id(span) in not_asked else 0.0
         if any(inner is span for inner, _ in pairs):  # "Passaic" (read as NORP) in "Passaic, New Jersey"
             span = replace(span, label=next(iter(expected.labels & REGIONS)))
         score = _score(span, expected, asked, cues, recurs[span.text.lower()])
         if score is not None and subjects and _is_subject(span.text, subjects):
             score -= WEIGHTS["subject"]
-        if score is not None and id(span) in containers:
-            score -= WEIGHTS["container"]
+        if score is not None:
+            score -= lower
         if score is not None and (best is None or score > best[0]):
             best = (score, span)
     if best is None or best[0] < MIN_SCORE:
