@@ -176,3 +176,10 @@ def test_what_state_asks_for_the_state_that_holds_the_town():
     found = short_answer("The album is by a singer-songwriter from what state?", hits(("Mat Warde", singer)),
                          load_model())
     assert found is not None and found.text == "Oregon"
+
+
+def test_the_kind_asked_may_follow_the_name_in_the_text():
+    meat = ("Brisa is air-dried salted beef. It originated in Valtellina, a valley in the Alps of northern "
+            "Italy's Lombardy region.")
+    found = short_answer("What Italian region does Brisa come from?", hits(("Brisa", meat)), load_model())
+    assert found is not None and found.text == "Lombardy"

@@ -145,6 +145,7 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
     # "Ohio River" for "what river"; not "New York City" for "what New York city": the question says it
     head = bool(expected.head) and not said and bool({expected.head, expected.head.rstrip("s")} & words)
     head = head or (expected.head == "date" and bool(_MONTH.search(span.text)))  # a date, not a bare year
+    head = head or (bool(expected.head) and not said and _followed_by(span, expected.head))  # "Lombardy region"
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)
             - WEIGHTS["asked"] * len(said) / len(words))
@@ -157,6 +158,12 @@ def _place_pairs(spans: Sequence[Span]) -> list[tuple[Span, Span]]:
     return [(inner, outer) for inner, outer in pairwise(spans)
             if inner.sentence is outer.sentence and outer.label in PLACE and inner.label in PLACE | INNER_PLACES
             and outer.sentence.text[inner.start + len(inner.text):outer.start].strip() == ","]
+
+
+def _followed_by(span: Span, noun: str) -> bool:
+    """The sentence says the kind right after the span: "Italy's Lombardy region" for "what region"."""
+    after = span.sentence.text[span.start + len(span.text):span.start + len(span.text) + len(noun) + 2]
+    return bool(re.match(rf"\s+{re.escape(noun.rstrip('s'))}s?\b", after, re.IGNORECASE))
 
 
 def _is_subject(text: str, subjects: Sequence[set[str]]) -> bool:
