@@ -197,3 +197,19 @@ def test_a_surface_names_the_rows_most_about_it_over_all_its_namesakes():
     # a store written before aboutness: a name is about every chunk of its document
     older = _rows_named(NameGraph(names, LinkColumns.of([])), ids, {1: [0], 2: [1, 2], 3: [3]})
     assert older == {"paris": [0, 1, 2], "texas": [3]}
+
+
+def test_a_one_word_name_that_begins_a_hub_s_name_is_not_looked_up():
+    """"Corvane" of the hub "Corvane Brake Systems" means the hub; the headline most about the bare
+    word is not the question's subject. The hub's full name, and other one-word names, still are."""
+    from hopgraph.records.names import AboutColumns, LinkColumns, NameGraph, StoredName
+    from hopgraph.retrieval.index import _rows_named
+
+    ids = np.array([10, 11, 12], dtype=np.int64)
+    names = [StoredName(1, "Corvane Brake Systems", 1, "common"), StoredName(2, "Corvane", 2, ""),
+             StoredName(3, "Halvek", 3, ""), StoredName(4, "Anvaya Foundry", 3, "")]
+    abouts = AboutColumns.of([(10, 1, 1.0), (11, 2, 1.0), (12, 3, 1.0), (12, 4, 1.0)])
+    named = _rows_named(NameGraph(names, LinkColumns.of([]), abouts), ids, {})
+    assert named == {"corvane brake systems": [0], "halvek": [2], "anvaya foundry": [2]}
+    not_a_hub = [StoredName(1, "Corvane Brake Systems", 1, ""), *names[1:]]
+    assert "corvane" in _rows_named(NameGraph(not_a_hub, LinkColumns.of([]), abouts), ids, {})

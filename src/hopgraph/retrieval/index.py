@@ -178,9 +178,11 @@ def _rows_named(graph: NameGraph, ids: np.ndarray, rows_of_doc: dict[int, list[i
     aboutness rows (written before them) names every chunk of the document."""
     surfaces: dict[str, int] = {}  # case-folded surface → its number, in the order names first say it
     surface_of_name: dict[int, int] = {}
+    hub_short_forms = _hub_short_forms(graph)
     for name in graph.names:
-        if name.doc_id is not None and name.filtered not in ("short", "numeric"):
-            surface_of_name[name.id] = surfaces.setdefault(name.surface.casefold(), len(surfaces))
+        folded = name.surface.casefold()
+        if name.doc_id is not None and name.filtered not in ("short", "numeric") and folded not in hub_short_forms:
+            surface_of_name[name.id] = surfaces.setdefault(folded, len(surfaces))
     if len(graph.abouts):
         surface, rows, weights = _about_rows(graph.abouts, ids, surface_of_name)
     else:
@@ -202,6 +204,16 @@ def _rows_named(graph: NameGraph, ids: np.ndarray, rows_of_doc: dict[int, list[i
     bounds = np.searchsorted(surface, np.arange(len(surfaces) + 1))
     row_list = rows.tolist()
     return {text: row_list[bounds[i]:bounds[i + 1]] for text, i in surfaces.items() if bounds[i] < bounds[i + 1]}
+
+
+def _hub_short_forms(graph: NameGraph) -> set[str]:
+    """One-word names that begin a hub's name, case-folded: "Corvane" of "Corvane Brake Systems",
+    which 8 of the 36 supplier documents mention. A question's "Corvane's" means the hub, whose
+    chunks are many, and the chunk most about the bare word (a headline that opens "Corvane Takes a
+    Stake …") is not the question's subject: the short form is not looked up, the hub's full name
+    still is (issue 21, sup-06)."""
+    hubs = {name.surface.casefold() for name in graph.names if name.filtered == "common" and " " in name.surface}
+    return {hub.split(" ", 1)[0] for hub in hubs} - hubs
 
 
 def _about_rows(abouts: AboutColumns, ids: np.ndarray,

@@ -45,7 +45,7 @@ from hopgraph.store.processes import alive
 from hopgraph.text.bm25 import KeywordIndex
 from hopgraph.text.embed import Embedder
 
-FORMAT = 3  # bump when the files change: older snapshots are then simply not found
+FORMAT = 4  # bump when the files change: older snapshots are then simply not found
 ANN_FILE = "ann.faiss"
 COLUMNS = ("ids", "doc_ids", "ords", "pages", "continues")
 STRINGS = ("titles", "sources", "title_sources", "name_surfaces")  # int → str tables (lazy_table.StringTable)
