@@ -6,6 +6,9 @@ by Otakar Vávra"; the name closest after them wins). That passage is the bridge
 candidates are read from it alone, and the bridge's own subject is not the answer (it is what the
 question does not name but asks about). With no role, no named passage, or no hit titled with a
 name that follows the role's words, there is no bridge and the answer is looked for in all the hits.
+In a chain of roles ("the spouse of the director of film X") the role nearest the named thing is
+the bridge's; a kinship word two hops away ("paternal grandfather") is read as two roles (the
+father's passage, asked for its father).
 """
 
 from __future__ import annotations

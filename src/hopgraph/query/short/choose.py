@@ -3,8 +3,11 @@
 A candidate must carry the expected label (a "what river" question takes a LOC, never a date) and
 must not be a name the question already says (the answer is what the question does not know). It
 scores for its sentence (spans.best_sentences), for standing close after a relation word the
-question asks about ("born in Dallas", "directed by Y"), and for recurring across sentences. Under
-`MIN_SCORE` there is no short answer: an invented answer is worse than none.
+question asks about ("born in Dallas", "directed by Y"; a biography's lead "(1887 – 1975)" says
+born and died), for saying the kind asked ("Ohio River", "Italy's Lombardy region", a full date for
+"which date"), and for recurring across sentences; in "Passaic, New Jersey" the town outscores the
+state that holds it, unless the question asks "what state". Under `MIN_SCORE` there is no short
+answer: an invented answer is worse than none.
 """
 
 from __future__ import annotations
@@ -116,14 +119,14 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
     not_asked = {id(inner if expected.head in CONTAINER_NOUNS else outer) for inner, outer in pairs}
     best: tuple[float, Span] | None = None
     for span in spans:
-        lower = WEIGHTS["container"] if id(span) in not_asked else 0.0
+        penalty = WEIGHTS["container"] if id(span) in not_asked else 0.0
         if any(inner is span for inner, _ in pairs):  # "Passaic" (read as NORP) in "Passaic, New Jersey"
-            span = replace(span, label=next(iter(expected.labels & REGIONS)))
+            span = replace(span, label=min(expected.labels & REGIONS))
         score = _score(span, expected, asked, cues, recurs[span.text.lower()])
         if score is not None and subjects and _is_subject(span.text, subjects):
             score -= WEIGHTS["subject"]
         if score is not None:
-            score -= lower
+            score -= penalty
         if score is not None and (best is None or score > best[0]):
             best = (score, span)
     if best is None or best[0] < MIN_SCORE:
