@@ -92,3 +92,16 @@ def test_someone_still_living_has_lived_longer_than_one_who_died_young():
     assert (chosen, source.chunk_id) == ("Jon Kay", 2)
     undated = [hits[0], hit(2, "Jon Kay", "Jon Kay is an American film director.")]
     assert choose_by_date(("Lew Shore", "Jon Kay"), words, undated) is None
+
+
+def test_an_option_s_title_words_are_not_the_comparison_s_words():
+    from hopgraph.query.short.expected import expected_answer
+
+    hits = [hit(1, "Death for Sale", "Death for Sale is a 2011 film directed by Faouz Bens."),
+            hit(2, "Faouz Bens", "Faouz Bens (born 14 March 1967) is a Moroccan film director."),
+            hit(3, "The Family Feast", "The Family Feast is a 2012 film written and directed by Ed Burn."),
+            hit(4, "Ed Burn", "Ed Burn (born January 29, 1968) is an American director.")]
+    expected = expected_answer("Which film has the director who is older, Death For Sale or The Family Feast?")
+    assert "death" in expected.words and "death" not in expected.outside
+    chosen, source = choose_by_date(expected.options, expected.outside, hits)
+    assert (chosen, source.chunk_id) == ("Death For Sale", 2)  # born 1967, no date of death asked

@@ -74,7 +74,7 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if expected.kind == YESNO:
         return same_attribute(question, hits, nlp)
     if expected.kind == CHOICE:
-        chosen = (choose_by_date(expected.options, expected.words, hits)
+        chosen = (choose_by_date(expected.options, expected.outside, hits)
                   or choose_by_amount(expected.options, expected.words, hits)
                   or choose_by_description(question, expected.options, hits))
         return ShortAnswer(chosen[0], chosen[1].text[:200], chosen[1].chunk_id, CHOICE, 1.0) if chosen else None

@@ -64,6 +64,7 @@ class Expected:
     options: tuple[str, ...] = ()
     words: tuple[str, ...] = field(default=())  # the question's lower-cased words
     head: str = ""  # the noun after "what"/"which" ("river"): an answer often says it ("Ohio River")
+    outside: tuple[str, ...] = ()  # a choice's words outside its options: "Death For Sale" asks no death
 
 
 def expected_answer(question: str) -> Expected:
@@ -73,7 +74,10 @@ def expected_answer(question: str) -> Expected:
         return Expected(ANY, words=words)
     choice = _CHOICE.search(question) or _BETWEEN.search(question)
     if choice and words[0] not in AUXILIARIES:
-        return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words)
+        rest = question[:choice.start("a")] + " " + question[choice.end("a"):choice.start("b")] + " " + question[
+            choice.end("b"):]
+        return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words,
+                        outside=tuple(w.lower() for w in _WORD.findall(rest)))
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
     labels = _labels_of(words)
