@@ -36,3 +36,12 @@ def test_entities_of_the_chosen_sentences_only():
     assert all(span.sentence is sentences[0] for span in spans)  # nothing from the film's passage
     village = next(span for span in spans if span.text == "Greenwich Village")
     assert sentences[0].text[village.start:].startswith("Greenwich Village")
+
+
+@pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
+def test_a_date_keeps_the_day_the_recogniser_left_before_it():
+    from hopgraph.query.short.spans import Sentence
+
+    sentence = Sentence("Hermann II (1285 – 2 February 1345) was Landgrave of Hesse.", 0, 1, 1.0)
+    dates = [span.text for span in entity_spans([sentence], load_model()) if span.label == "DATE"]
+    assert "2 February 1345" in dates and "February 1345" not in dates

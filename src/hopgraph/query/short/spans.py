@@ -26,6 +26,8 @@ _WORD = re.compile(r"\w+")
 # A biography's lead parenthesis, "(October 31, 1887 – April 5, 1975)": the birth, a dash, the death.
 LIFE_SPAN = re.compile(r"\((?P<born>[^()]*?\b[12]\d{3})\s*[–—-]\s*(?P<died>[^()]*?\b[12]\d{3})\s*\)")
 LIFE_CUES = frozenset({"born", "died"})
+_DAY_BEFORE = re.compile(r"(?<!\d)[0-3]?\d\s+$")
+_MONTH_FIRST = re.compile(r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,18 @@ def entity_spans(sentences: Sequence[Sentence], nlp: Any) -> list[Span]:
     """The named entities of each sentence (spaCy's recogniser alone)."""
     spans = []
     for sentence, doc in zip(sentences, nlp.pipe([s.text for s in sentences], disable=_disabled(nlp)), strict=True):
-        spans += [Span(ent.text.strip(), ent.label_, sentence, ent.start_char) for ent in doc.ents]
+        spans += [_with_day(Span(ent.text.strip(), ent.label_, sentence, ent.start_char)) for ent in doc.ents]
     return spans
+
+
+def _with_day(span: Span) -> Span:
+    """A date with the day the recogniser left out before it: "(1285 – 2 February 1345)" gives
+    "February 1345"; the answer is "2 February 1345"."""
+    day = _DAY_BEFORE.search(span.sentence.text[max(0, span.start - 4):span.start])
+    if span.label != "DATE" or day is None or not _MONTH_FIRST.match(span.text):
+        return span
+    start = span.start - len(day.group(0))
+    return Span(span.sentence.text[start:span.start] + span.text, span.label, span.sentence, start)
 
 
 def _disabled(nlp: Any) -> list[str]:
