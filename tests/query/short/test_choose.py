@@ -1,7 +1,7 @@
 import pytest
 
 from hopgraph.query.short import short_answer
-from hopgraph.query.short.choose import _after_cue
+from hopgraph.query.short.choose import _after_cue, _one_date, _trimmed
 from hopgraph.query.short.spans import Sentence, Span
 from hopgraph.records.retrieval import Hit, Via
 from hopgraph.text.nlp import load_model, parser_available
@@ -183,3 +183,13 @@ def test_the_kind_asked_may_follow_the_name_in_the_text():
             "Italy's Lombardy region.")
     found = short_answer("What Italian region does Brisa come from?", hits(("Brisa", meat)), load_model())
     assert found is not None and found.text == "Lombardy"
+
+
+def test_a_date_range_read_as_one_date_answers_with_the_end_asked_for():
+    def answer(cue: str) -> str:
+        sentence = Sentence("Hector Mac (April 22, 1875 – March 28, 1970) was a writer.", 0, 0, 0.0)
+        span = Span("April 22, 1875 – March 28, 1970", "DATE", sentence, 12)
+        return _one_date(span, frozenset({cue}))
+
+    assert answer("born") == "April 22, 1875" and answer("died") == "March 28, 1970"
+    assert _trimmed("Altenstein Castle –") == "Altenstein Castle"

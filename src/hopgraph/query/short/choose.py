@@ -133,7 +133,7 @@ def _best(spans: Sequence[Span], expected: Expected, question: str, cues: frozen
         return None
     score, span = best
     kind = ",".join(sorted(expected.labels)) or ANY
-    text = _year_only(span.text) if expected.head == "year" else span.text
+    text = _year_only(span.text) if expected.head == "year" else _one_date(span, cues)
     return ShortAnswer(_trimmed(text), span.sentence.text, span.sentence.chunk_id, kind, round(score, 3))
 
 
@@ -212,7 +212,16 @@ def _year_only(text: str) -> str:
     return year.group() if year else text
 
 
+def _one_date(span: Span, cues: frozenset[str]) -> str:
+    """One end of a date range read as one date, "April 22, 1875 – March 28, 1970": the birth for
+    a "born" question, the death for a "died" one; any other span as it is."""
+    parts = re.split(r"\s*[–—]\s*", span.text)
+    if span.label != "DATE" or len(parts) != 2 or not all(_YEAR.search(part) for part in parts):
+        return span.text
+    return parts[1] if "died" in cues and "born" not in cues else parts[0]
+
+
 def _trimmed(text: str) -> str:
-    """Without quotes, brackets or a lower-case "the" ("the Ohio River" → "Ohio River")."""
-    text = text.strip(" ,;:\"'“”‘’()")
+    """Without quotes, brackets, dashes or a lower-case "the" ("the Ohio River" → "Ohio River")."""
+    text = text.strip(" ,;:\"'“”‘’()–—")
     return text[4:] if text.startswith("the ") else text
