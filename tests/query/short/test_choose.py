@@ -193,3 +193,11 @@ def test_a_date_range_read_as_one_date_answers_with_the_end_asked_for():
 
     assert answer("born") == "April 22, 1875" and answer("died") == "March 28, 1970"
     assert _trimmed("Altenstein Castle –") == "Altenstein Castle"
+
+
+def test_a_burial_question_reads_the_place_after_buried():
+    composer = ("Mike Lane (born in Corrina, Tennessee) was an American composer. He died in Los Angeles and "
+                "was buried at Westwood Village Memorial Park Cemetery.")
+    found = short_answer("Where was the place of burial of the composer?", hits(("Mike Lane", composer)),
+                         load_model())
+    assert found is not None and found.text == "Westwood Village Memorial Park Cemetery"

@@ -53,6 +53,7 @@ CUES: dict[str, frozenset[str]] = {}
 for _asked, _said in (
     ("born birth birthplace", "born birth"),
     ("die died death dead", "died death"),
+    ("burial buried grave interred", "buried burial interred grave"),
     ("married spouse husband wife", "married spouse husband wife"),
     ("graduate graduated study studied educated attend attended alma", "graduated educated studied attended"),
     ("award prize awarded won receive received", "award prize won received awarded"),
