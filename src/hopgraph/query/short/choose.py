@@ -27,7 +27,7 @@ from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
-from hopgraph.query.short.spans import LIFE_SPAN, Span, best_sentences, content_words, entity_spans
+from hopgraph.query.short.spans import LIFE_SPAN, MONTH, Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
 
@@ -45,8 +45,7 @@ _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _YEAR = re.compile(r"\b[12][0-9]{3}\b")
-_MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|"
-                    r"jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_DAY_AND_MONTH = re.compile(rf"\b{MONTH}\s+\d|\d\s+{MONTH}", re.IGNORECASE)  # "May 17", "17 May"
 NEAR = 40  # characters after a relation word within which its object stands
 # Question words → the words a passage uses for that relation.
 CUES: dict[str, frozenset[str]] = {}
@@ -148,7 +147,7 @@ def _score(span: Span, expected: Expected, asked: set[str], cues: frozenset[str]
         return None  # "what year" is not answered by "seven-year" or "the same year"
     # "Ohio River" for "what river"; not "New York City" for "what New York city": the question says it
     head = bool(expected.head) and not said and bool({expected.head, expected.head.rstrip("s")} & words)
-    head = head or (expected.head == "date" and bool(_MONTH.search(span.text)))  # a date, not a bare year
+    head = head or (expected.head == "date" and bool(_DAY_AND_MONTH.search(span.text)))  # a date, not a bare year
     head = head or (bool(expected.head) and not said and _followed_by(span, expected.head))  # "Lombardy region"
     return (span.sentence.score + WEIGHTS["label"] * label + WEIGHTS["head"] * head
             + WEIGHTS["near_cue"] * _after_cue(span, cues) + WEIGHTS["recurs"] * math.log(recurs)

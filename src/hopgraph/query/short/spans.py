@@ -27,7 +27,8 @@ _WORD = re.compile(r"\w+")
 LIFE_SPAN = re.compile(r"\((?P<born>[^()]*?\b[12]\d{3})\s*[–—-]\s*(?P<died>[^()]*?\b[12]\d{3})\s*\)")
 LIFE_CUES = frozenset({"born", "died"})
 _DAY_BEFORE = re.compile(r"(?<!\d)[0-3]?\d\s+$")
-_MONTH_FIRST = re.compile(r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s", re.IGNORECASE)
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"  # a month's name or its abbreviation
+_MONTH_FIRST = re.compile(rf"{MONTH}\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
