@@ -73,3 +73,20 @@ def test_auto_routes_a_question_once(tiny_graph: HopGraph, monkeypatch: pytest.M
     calls = count_calls(monkeypatch, router.route)
     tiny_graph.ask("Where is the director of Big Stone Gap based?")
     assert len(calls) == 1  # with an LLM router an undecided question would otherwise cost two calls
+
+
+def test_over_markdown_reports_the_answer_quotes_sentences_never_a_heading(suppliers: HopGraph) -> None:
+    # Issue 22: the answer box quoted "# Company Profile: Corvane Brake Systems".
+    asked = suppliers.ask("Which town is the plant of the company that supplies Corvane Brake Systems in?",
+                          mode="search")
+    assert any(hit.text.lstrip().startswith("#") for hit in asked.retrieval.hits)  # headings were there to quote
+    quoted = asked.text.splitlines()
+    assert quoted and not any(line.lstrip('"').startswith("#") for line in quoted)
+    assert asked.short is None or not asked.short.sentence.startswith("#")
+
+
+def test_a_question_for_a_car_maker_gets_the_company_named_in_the_evidence(suppliers: HopGraph) -> None:
+    asked = suppliers.ask("Which car maker gets its front and rear seats from Plushon Seating Systems?", mode="search")
+    assert asked.short is not None and asked.short.text == "Zephyra"
+    assert "Zephyra" in asked.short.sentence and asked.short.chunk_id in set(asked.citations) | {
+        h.chunk_id for h in asked.retrieval.hits}

@@ -45,6 +45,15 @@ def test_the_second_sentence_comes_from_another_hit_not_the_same_one_again() -> 
     assert all(sentence in {1: FILM.text, 2: AUTHOR.text}[chunk] for sentence, chunk in lines)
 
 
+def test_a_markdown_heading_is_never_quoted_and_a_hit_of_headings_alone_gives_no_sentence() -> None:
+    # The heading shares every word of the question, so by similarity alone it would come first.
+    profile = hit(3, "# Who directed the film\n\nThe film was directed by Adriana Trigiani.")
+    only_headings = hit(4, "# Who directed the film\n\nDIRECTED FILM")
+    answer = extractive_answer(QUESTION, [profile, only_headings], BagOfWordsEmbedder().embed)
+    assert [quoted(line) for line in answer.text.splitlines()] == [("The film was directed by Adriana Trigiani.", 3)]
+    assert answer.citations == [3]
+
+
 def test_no_hits_say_so() -> None:
     answer = extractive_answer("Anything?", [], BagOfWordsEmbedder().embed)
     assert answer.citations == [] and "No passage" in answer.text

@@ -20,6 +20,7 @@ ABBREVIATIONS = frozenset({
 })
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[ \t]*\n\s*")
 HEADING_MAX_CHARS = 120
+HEADING_MAX_WORDS = 8  # a capitalised line longer than this is shouting prose, not a heading
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
 # The word before a period is looked for in this many characters before it: an abbreviation is
@@ -43,6 +44,21 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
 def split_sentences(text: str) -> list[str]:
     """The sentences of `text`, each with its whitespace collapsed to single spaces."""
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
+
+
+def prose_sentences(text: str) -> list[str]:
+    """The sentences of `text` that are prose, not a heading line: what an answer may quote. A
+    document's "# Company Profile: Corvane Brake Systems" or "NOTICE TO STAKEHOLDERS" names a
+    section; it states no fact about the question, and quoted as one it reads as a non-answer."""
+    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text) if not is_heading_line(text[a:b])]
+
+
+def is_heading_line(sentence: str) -> bool:
+    """A Markdown heading ("# Results") or a short line in capitals with no closing punctuation."""
+    line = sentence.strip()
+    if "\n" in line:
+        return False
+    return line.startswith("#") or (is_heading(line) and line.isupper() and len(line.split()) <= HEADING_MAX_WORDS)
 
 
 def _abbreviation(sentence_so_far: str) -> bool:

@@ -17,6 +17,9 @@ from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, ex
     ("Which award the director of film Satya Mithya earned?", "ENTITY", "WORK_OF_ART"),
     ("What was the population of the town where the tugboat is moored?", "ENTITY", "CARDINAL"),
     ("The fashion show features what fashion model who was born in 1988?", "ENTITY", "PERSON"),
+    ("Which car maker gets its seats from Plushon Seating Systems?", "ENTITY", "ORG"),  # a buyer or a supplier
+    ("Which brake-pad maker buys its friction compound from a company in Hosur?", "ENTITY", "ORG"),
+    ("Which supplier's flooded press shop cut the caliper output?", "ENTITY", "ORG"),
 ])
 def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, label):
     expected = expected_answer(question)

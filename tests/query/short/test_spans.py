@@ -28,6 +28,18 @@ def test_the_relation_word_and_the_second_hop_lift_a_sentence_over_one_sharing_m
         "Big Stone Gap is a 2014 film directed by Adriana Trigiani."]
 
 
+def test_a_heading_is_no_candidate_sentence_and_the_first_prose_sentence_is_the_lead():
+    # "# Corvane Takes a Controlling Stake in Halvek Friction" shares more words with the question
+    # than any sentence: quoted as the answer's sentence, it named the wrong company.
+    news = Hit(4, 4, "Corvane Takes a Controlling Stake in Halvek Friction",
+               "# Corvane Takes a Controlling Stake in Halvek Friction\n\nThe CX-40 caliper uses a pad bought "
+               "from Halvek Friction.", 0.0, "hybrid", None)
+    best = best_sentences("Who supplies the pad of the CX-40 caliper that Corvane makes?", [news], frozenset(), 5)
+    assert [s.text for s in best] == ["The CX-40 caliper uses a pad bought from Halvek Friction."]
+    heading_only = Hit(5, 5, "Notice", "# Corvane Takes a Controlling Stake in Halvek Friction", 0.0, "hybrid", None)
+    assert best_sentences("Who owns Halvek Friction?", [heading_only], frozenset(), 5) == []
+
+
 @pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
 def test_entities_of_the_chosen_sentences_only():
     sentences = best_sentences(QUESTION, [FILM, AUTHOR, OTHER], frozenset({"lives"}), limit=1)

@@ -22,7 +22,7 @@ from hopgraph.query.short.expected import HEAD_NOUNS
 from hopgraph.query.short.spans import MAX_CHARS, content_words
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import split_sentences
+from hopgraph.text.sentences import prose_sentences
 from hopgraph.text.stop_words import english
 
 CLOZE = "CLOZE"
@@ -88,7 +88,7 @@ def modifier_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
 
 
 def _sentences(hits: Sequence[Hit]) -> list[tuple[str, Hit]]:
-    return [(text, hit) for hit in hits for text in split_sentences(hit.text[:MAX_CHARS])]
+    return [(text, hit) for hit in hits for text in prose_sentences(hit.text[:MAX_CHARS])]
 
 
 def _gap_of(question: str) -> _Gap | None:

@@ -29,7 +29,8 @@ for _labels, _words in (
     (frozenset({"LOC", "GPE"}), "river lake mountain sea ocean valley desert bay range peninsula"),
     (frozenset({"ORG"}), "company band group team organization organisation university college school label "
                          "club party network airline brand newspaper magazine corporation firm studio channel "
-                         "league institution agency publisher manufacturer retailer chain station"),
+                         "league institution agency publisher manufacturer retailer chain station "
+                         "maker carmaker automaker supplier vendor customer buyer subsidiary"),  # business documents
     (frozenset({"WORK_OF_ART", "ORG", "PRODUCT"}), "film movie album song book novel show series game opera "
                                                    "play single musical sitcom documentary"),
     (frozenset({"NORP"}), "nationality religion ethnicity"),
