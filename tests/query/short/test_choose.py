@@ -32,6 +32,16 @@ def test_a_wanted_type_missing_from_the_evidence_gives_no_answer():
     assert found is None
 
 
+def test_a_town_the_recogniser_reads_as_a_person_is_no_answer_to_who():
+    # spaCy's small model labels "Dharwad" a PERSON; after "in" it is the plant's town, and the
+    # notes say nothing of who runs quality there: no answer beats a town named as a person.
+    notes = hits(("visit_notes_may", "Ravik Foundry runs a single plant, in Dharwad, on the industrial estate next "
+                                     "to the old railway goods yard."))
+    assert short_answer("Who runs quality at Ravik Foundry?", notes, load_model()) is None
+    found = short_answer("In which town does Ravik Foundry run its plant?", notes, load_model())
+    assert found is not None and found.text == "Dharwad"  # a place question still takes it
+
+
 def test_yes_no_without_deciding_evidence_and_no_hits_give_no_answer():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()) is None
     assert short_answer("Who directed it?", [], load_model()) is None

@@ -41,6 +41,7 @@ CONTAINER_NOUNS = frozenset({"state", "states", "country", "countries", "nation"
 REGIONS = frozenset({"GPE", "LOC"})  # a place that holds another; not a school's building (FAC)
 INNER_PLACES = frozenset({"PERSON", "NORP", "ORG"})  # what it reads the town of "Passaic, New Jersey" as
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
+_TOWN_BEFORE = re.compile(r"\b(in|near)\s+$")  # before a person only in "in love", "in Smith's"
 # Relation words whose object is never the passage's own subject (born in, married to, graduated from).
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")
@@ -185,6 +186,9 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
     if not expected.labels:
         return None if span.label in NOT_NAMES else 0.0
     if span.label in expected.labels:
+        if span.label in MISREAD_PLACES and not expected.labels & PLACE and _TOWN_BEFORE.search(
+                span.sentence.text[max(0, span.start - 6):span.start]):
+            return None  # "a plant in Dharwad": a town the recogniser read as a person, not a "who"
         return 1.0
     if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(
             span.sentence.text[max(0, span.start - 6):span.start]):
