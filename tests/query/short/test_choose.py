@@ -42,6 +42,13 @@ def test_a_town_the_recogniser_reads_as_a_person_is_no_answer_to_who():
     assert found is not None and found.text == "Dharwad"  # a place question still takes it
 
 
+def test_a_question_asking_why_gets_no_span_even_when_the_evidence_names_things():
+    memo = hits(("memo", "Dhruvex cut Haul 31 output in February 2025 after a fire at Anvayam Foundries in Rajkot."))
+    assert short_answer("Why did Dhruvex build fewer Haul 31 trucks in February 2025?", memo, load_model()) is None
+    found = short_answer("Where was the fire that cut Haul 31 output?", memo, load_model())
+    assert found is not None and found.text == "Rajkot"  # the same evidence answers a "where"
+
+
 def test_yes_no_without_deciding_evidence_and_no_hits_give_no_answer():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()) is None
     assert short_answer("Who directed it?", [], load_model()) is None

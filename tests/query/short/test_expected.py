@@ -1,6 +1,6 @@
 import pytest
 
-from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, expected_answer
+from hopgraph.query.short.expected import CHOICE, DATE, EXPLAIN, PERSON, PLACE, YESNO, expected_answer
 
 
 @pytest.mark.parametrize(("question", "kind", "label"), [
@@ -20,6 +20,10 @@ from hopgraph.query.short.expected import CHOICE, DATE, PERSON, PLACE, YESNO, ex
     ("Which car maker gets its seats from Plushon Seating Systems?", "ENTITY", "ORG"),  # a buyer or a supplier
     ("Which brake-pad maker buys its friction compound from a company in Hosur?", "ENTITY", "ORG"),
     ("Which supplier's flooded press shop cut the caliper output?", "ENTITY", "ORG"),
+    ("Why did Dhruvex build fewer Haul 31 trucks in February 2025?", EXPLAIN, None),  # a reason, no span
+    ("How did the strike change the Kestrel's launch?", EXPLAIN, None),
+    ("What happened to Jaiswal's press shop in Pithampur in August 2024?", EXPLAIN, None),
+    ("How many people work at the plant?", "ENTITY", "CARDINAL"),  # "how" + an amount is no account
 ])
 def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, label):
     expected = expected_answer(question)

@@ -25,7 +25,7 @@ from hopgraph.query.short.cloze import cloze_answer, modifier_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
-from hopgraph.query.short.expected import ANY, CHOICE, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.expected import ANY, CHOICE, EXPLAIN, PLACE, YESNO, Expected, expected_answer
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
 from hopgraph.query.short.spans import LIFE_SPAN, MONTH, Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
@@ -72,6 +72,8 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     if not hits:
         return None
     expected = expected_answer(question)
+    if expected.kind == EXPLAIN:
+        return None  # a reason or an account is no span: the evidence below says it
     if expected.kind == YESNO:
         return same_attribute(question, hits, nlp)
     if expected.kind == CHOICE:

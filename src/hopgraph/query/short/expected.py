@@ -3,7 +3,8 @@
 The kinds are spaCy's entity labels (a "what river" question wants LOC, "who" wants PERSON),
 plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?", whose answer is one
 of the options the question names). A question this module cannot read wants ANY: then the
-candidates are noun phrases as well as entities.
+candidates are noun phrases as well as entities. "Why …", "How did …" and "What happened to …" want
+EXPLAIN, a reason or an account, which no span of the evidence is: such a question gets no short answer.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-YESNO, CHOICE, ANY = "YESNO", "CHOICE", "ANY"
+YESNO, CHOICE, ANY, EXPLAIN = "YESNO", "CHOICE", "ANY", "EXPLAIN"
 PLACE = frozenset({"GPE", "LOC", "FAC"})
 PERSON = frozenset({"PERSON"})
 DATE = frozenset({"DATE"})
@@ -56,6 +57,10 @@ _CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\
 _BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s*,\s*(?:which|who|what)\b",
                       re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
+# many", "how old" ask for an amount (_labels_of).
+_EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
+                      r"what\s+(?:happened|happens|happen)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,8 @@ def expected_answer(question: str) -> Expected:
                         outside=tuple(w.lower() for w in _WORD.findall(rest)))
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
+    if _EXPLAIN.match(question.strip()):
+        return Expected(EXPLAIN, words=words)
     labels = _labels_of(words)
     head = _head_noun(words)
     if not labels and head:
