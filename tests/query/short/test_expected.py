@@ -32,6 +32,11 @@ def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, la
         assert label in expected.labels
 
 
+def test_who_with_a_person_s_role_wants_a_person_and_plain_who_also_an_organisation():
+    assert expected_answer("Who is the managing director of Anvaya Foundry?").labels == PERSON
+    assert expected_answer("Who supplies the brake pads for the CX-40 caliper?").labels == PERSON | {"ORG"}
+
+
 def test_a_question_naming_two_options_wants_one_of_them():
     expected = expected_answer("Which film has the director who died later, The More The Merrier or Sleep, My Love?")
     assert expected.kind == CHOICE and expected.options == ("More The Merrier", "Sleep, My Love")

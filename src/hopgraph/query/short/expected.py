@@ -119,7 +119,9 @@ def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
     if first == "when" or "when" in words[:2]:
         return DATE
     if first in ("who", "whom", "whose") or words[:2] in (("by", "whom"), ("to", "whom")):
-        return PERSON | frozenset({"ORG"}) if first != "whose" else PERSON
+        # "Who is the managing director of …": a person's role names a person, not an organisation
+        role = next((w for w in words[1:6] if w in HEAD_NOUNS), "")
+        return PERSON if first == "whose" or HEAD_NOUNS.get(role) == PERSON else PERSON | frozenset({"ORG"})
     if first == "where" or words[:2] == ("from", "where"):
         return SCHOOL if SCHOOLING & set(words) else PLACE
     return frozenset()
