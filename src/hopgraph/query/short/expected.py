@@ -3,8 +3,9 @@
 The kinds are spaCy's entity labels (a "what river" question wants LOC, "who" wants PERSON),
 plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?", whose answer is one
 of the options the question names). A question this module cannot read wants ANY: then the
-candidates are noun phrases as well as entities. "Why …", "How did …" and "What happened to …" want
-EXPLAIN, a reason or an account, which no span of the evidence is: such a question gets no short answer.
+candidates are noun phrases as well as entities. "Why …", "How did …", "What happened to …" and
+"Who was Marley?" want EXPLAIN, a reason, an account or a description, which no span of the
+evidence is: such a question gets no short answer.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ _BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]
 _WORD = re.compile(r"[A-Za-z]+")
 # "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
 # many", "how old" ask for an amount (_labels_of).
+# "Who was Marley?" asks what Marley was (Scrooge's partner), not for another name near his.
+_WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]*\s*)+\?*$")
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
                       r"what\s+(?:happened|happens|happen)\b)", re.IGNORECASE)
 
@@ -86,7 +89,7 @@ def expected_answer(question: str) -> Expected:
                         outside=tuple(w.lower() for w in _WORD.findall(rest)))
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
-    if _EXPLAIN.match(question.strip()):
+    if _EXPLAIN.match(question.strip()) or _WHO_IS_NAME.match(question.strip()):
         return Expected(EXPLAIN, words=words)
     labels = _labels_of(words)
     head = _head_noun(words)
