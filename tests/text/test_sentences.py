@@ -27,6 +27,7 @@ def test_prose_sentences_leave_out_markdown_and_capitalised_headings_only() -> N
     ("THE BOARD HAS DECIDED TO SELL THE FOUNDRY TO TRISANDHYA HOLDINGS FOR CASH", False),  # shouting prose
     ("WARNING.", False),  # closing punctuation: a sentence
     ("# Heading\nwith a second line", False),  # a block of lines is no heading line
+    ("#1 priority is the Hosur plant", False),  # no space after the hash: not Markdown's heading
 ])
 def test_what_counts_as_a_heading_line(line: str, heading: bool) -> None:
     assert is_heading_line(line) is heading

@@ -20,6 +20,7 @@ ABBREVIATIONS = frozenset({
 })
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[ \t]*\n\s*")
 HEADING_MAX_CHARS = 120
+_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s|$)")  # CommonMark: "# Title"; "#1 priority" is prose
 HEADING_MAX_WORDS = 8  # a capitalised line longer than this is shouting prose, not a heading
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
@@ -58,7 +59,8 @@ def is_heading_line(sentence: str) -> bool:
     line = sentence.strip()
     if "\n" in line:
         return False
-    return line.startswith("#") or (is_heading(line) and line.isupper() and len(line.split()) <= HEADING_MAX_WORDS)
+    return bool(_MARKDOWN_HEADING.match(line)) or (
+        is_heading(line) and line.isupper() and len(line.split()) <= HEADING_MAX_WORDS)
 
 
 def _abbreviation(sentence_so_far: str) -> bool:
