@@ -41,7 +41,9 @@ CONTAINER_NOUNS = frozenset({"state", "states", "country", "countries", "nation"
 REGIONS = frozenset({"GPE", "LOC"})  # a place that holds another; not a school's building (FAC)
 INNER_PLACES = frozenset({"PERSON", "NORP", "ORG"})  # what it reads the town of "Passaic, New Jersey" as
 _PLACE_BEFORE = re.compile(r"\b(in|at|from|near)\s+$")
-_TOWN_BEFORE = re.compile(r"\b(in|near)\s+$")  # before a person only in "in love", "in Smith's"
+# After "in" or "near" a PERSON label is a misread town ("a plant in Dharwad"); "from" and "at" also
+# stand before people ("a letter from Ann"), so they do not count here.
+_TOWN_BEFORE = re.compile(r"\b(in|near)\s+$")
 # Relation words whose object is never the passage's own subject (born in, married to, graduated from).
 ATTRIBUTES = frozenset({"born", "died", "married", "spouse", "graduated", "educated", "studied", "award", "prize"})
 _PARENTHESES = re.compile(r"\([^()]*\)")

@@ -58,10 +58,10 @@ _CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\
 _BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s*,\s*(?:which|who|what)\b",
                       re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
-# "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
-# many", "how old" ask for an amount (_labels_of).
 # "Who was Marley?" asks what Marley was (Scrooge's partner), not for another name near his.
 _WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]*\s*)+\?*$")
+# "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
+# many", "how old" ask for an amount (_labels_of).
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
                       r"what\s+(?:happened|happens|happen)\b)", re.IGNORECASE)
 
