@@ -19,6 +19,16 @@ def test_prose_sentences_leave_out_markdown_and_capitalised_headings_only() -> N
                                         "The plant runs three shifts"]  # no closing period, still prose
 
 
+def test_a_title_case_line_of_its_own_is_a_heading_but_the_same_words_in_running_text_are_not() -> None:
+    # A Word or PDF heading arrives as a plain line: its style is gone.
+    word = "Plant Profile: Anvaya Foundry, Hosur\n\nThe Last of the Spirits\n\nAnvaya Foundry pours 2,400 tonnes."
+    assert prose_sentences(word) == ["Anvaya Foundry pours 2,400 tonnes."]
+    running = "Big Stone Gap is a film. Directed By Adriana Trigiani"  # the end of a paragraph, not a line
+    assert prose_sentences(running) == split_sentences(running)
+    assert prose_sentences("Tessaro Brakes\nbuys its discs from Ravik Foundry.") == [
+        "Tessaro Brakes buys its discs from Ravik Foundry."]  # a hard-wrapped sentence
+
+
 @pytest.mark.parametrize(("line", "heading"), [
     ("# Results", True),
     ("### 2. Suppliers and their plants", True),

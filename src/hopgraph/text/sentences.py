@@ -49,18 +49,40 @@ def split_sentences(text: str) -> list[str]:
 
 def prose_sentences(text: str) -> list[str]:
     """The sentences of `text` that are prose, not a heading line: what an answer may quote. A
-    document's "# Company Profile: Corvane Brake Systems" or "NOTICE TO STAKEHOLDERS" names a
-    section; it states no fact about the question, and quoted as one it reads as a non-answer."""
-    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text) if not is_heading_line(text[a:b])]
+    document's "# Company Profile: Corvane Brake Systems", "NOTICE TO STAKEHOLDERS" or, on a line
+    of its own, "Plant Profile: Anvaya Foundry, Hosur" (a Word or PDF heading, whose style is gone)
+    names a section; it states no fact about the question, and quoted as one it reads as a
+    non-answer."""
+    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)
+            if not is_heading_line(text[a:b], own_line=_own_line(text, a, b))]
 
 
-def is_heading_line(sentence: str) -> bool:
-    """A Markdown heading ("# Results") or a short line in capitals with no closing punctuation."""
+def is_heading_line(sentence: str, own_line: bool = False) -> bool:
+    """A Markdown heading ("# Results"), a short line in capitals with no closing punctuation, or,
+    when the sentence is a line of its own (`own_line`), a short one in title case ("Plant
+    Profile: Anvaya Foundry, Hosur")."""
     line = sentence.strip()
-    if "\n" in line:
+    if "\n" in line or not line:
         return False
-    return bool(_MARKDOWN_HEADING.match(line)) or (
-        is_heading(line) and line.isupper() and len(line.split()) <= HEADING_MAX_WORDS)
+    if _MARKDOWN_HEADING.match(line):
+        return True
+    if not is_heading(line) or len(line.split()) > HEADING_MAX_WORDS:
+        return False
+    return line.isupper() or (own_line and _title_case(line))
+
+
+def _own_line(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] fills its line: a line break (or the text's edge) on both sides."""
+    before = text[:start].rstrip(" \t")
+    after = text[end:].lstrip(" \t")
+    return (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
+
+
+def _title_case(line: str) -> bool:
+    """Every word of four letters or more capitalised ("Plant Profile: Anvaya Foundry, Hosur";
+    "of", "the" may stay small), and at least two such words."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", line) if len(w) >= 4]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
 def _abbreviation(sentence_so_far: str) -> bool:
