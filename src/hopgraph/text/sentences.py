@@ -72,10 +72,14 @@ def is_heading_line(sentence: str, own_line: bool = False) -> bool:
 
 
 def _own_line(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] fills its line: a line break (or the text's edge) on both sides."""
-    before = text[:start].rstrip(" \t")
-    after = text[end:].lstrip(" \t")
-    return (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
+    """Whether text[start:end] fills its line: a line break (or the text's edge) on both sides. Only
+    the blanks next to the span are looked at: slicing the text before every sentence would copy
+    the whole chunk once per sentence."""
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return (start == 0 or text[start - 1] == "\n") and (end == len(text) or text[end] == "\n")
 
 
 def _title_case(line: str) -> bool:

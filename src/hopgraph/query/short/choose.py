@@ -190,14 +190,17 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
     if not expected.labels:
         return None if span.label in NOT_NAMES else 0.0
     if span.label in expected.labels:
-        if span.label in MISREAD_PLACES and not expected.labels & PLACE and _TOWN_BEFORE.search(
-                span.sentence.text[max(0, span.start - 6):span.start]):
+        if span.label in MISREAD_PLACES and not expected.labels & PLACE and _TOWN_BEFORE.search(_just_before(span)):
             return None  # "a plant in Dharwad": a town the recogniser read as a person, not a "who"
         return 1.0
-    if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(
-            span.sentence.text[max(0, span.start - 6):span.start]):
+    if expected.labels & PLACE and span.label in MISREAD_PLACES and _PLACE_BEFORE.search(_just_before(span)):
         return 0.5
     return None
+
+
+def _just_before(span: Span) -> str:
+    """The few characters before the span, where a preposition ("in", "near") would stand."""
+    return span.sentence.text[max(0, span.start - 6):span.start]
 
 
 def _after_cue(span: Span, cues: frozenset[str]) -> bool:

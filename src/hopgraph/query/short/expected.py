@@ -89,7 +89,8 @@ def expected_answer(question: str) -> Expected:
                         outside=tuple(w.lower() for w in _WORD.findall(rest)))
     if words[0] in AUXILIARIES:
         return Expected(YESNO, words=words)
-    if _EXPLAIN.match(question.strip()) or _WHO_IS_NAME.match(question.strip()):
+    stripped = question.strip()
+    if _EXPLAIN.match(stripped) or _WHO_IS_NAME.match(stripped):
         return Expected(EXPLAIN, words=words)
     labels = _labels_of(words)
     head = _head_noun(words)
