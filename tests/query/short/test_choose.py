@@ -49,6 +49,15 @@ def test_a_question_asking_why_gets_no_span_even_when_the_evidence_names_things(
     assert found is not None and found.text == "Rajkot"  # the same evidence answers a "where"
 
 
+def test_what_a_company_makes_is_never_a_company_named_beside_it():
+    news = hits(("stake", "Corvane Brake Systems acquired a 51 per cent controlling stake in Halvek Friction in "
+                          "March 2021."),
+                ("audit", "Grafitek Minerals supplies Halvek with its graphite-based friction compound."))
+    assert short_answer("What does Halvek Friction make?", news, load_model()) is None  # not "Corvane Brake Systems"
+    found = short_answer("What does Grafitek Minerals supply?", news, load_model())
+    assert found is not None and (found.text, found.chunk_id) == ("graphite-based friction compound", 1)
+
+
 def test_yes_no_without_deciding_evidence_and_no_hits_give_no_answer():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()) is None
     assert short_answer("Who directed it?", [], load_model()) is None

@@ -1,4 +1,4 @@
-from hopgraph.query.short.cloze import CLOZE, cloze_answer, modifier_answer
+from hopgraph.query.short.cloze import CLOZE, cloze_answer, modifier_answer, object_answer
 from hopgraph.records.retrieval import Hit
 
 PAINTER = ("Jeffrey Smart (26 July 1921 – 20 June 2013) was an expatriate Australian painter known for his "
@@ -64,3 +64,32 @@ def test_a_kind_after_the_question_word_bounds_the_gap_and_a_capitalised_kind_is
     assert answer("The event was held at a hotel on what river?", hotel) == "Ohio River"
     far = "The Galt House is a hotel on the banks of the great and wide Ohio, the longest river."
     assert answer("The event was held at a hotel on what river?", far) is None
+
+
+ANVAYAM = "Anvayam makes flywheel housings and clutch housings, and it supplies these to Dhruvex Trucks."
+JAISWAL = "Effective 1 April 2023, Jaiswal Forgings supplies Dhruvex with FA-9 front axle beams."
+GRAFITEK = "Grafitek Minerals supplies Halvek with its graphite-based friction compound."
+
+
+def made(question: str, *texts: str) -> str | None:
+    found = object_answer(question, hits(*texts))
+    return found.text if found else None
+
+
+def test_what_a_company_makes_is_the_phrase_after_its_name_and_verb_a_list_kept_whole():
+    found = object_answer("What does Anvayam make?", hits("Anvayam is in Rajkot.", ANVAYAM))
+    assert found is not None and (found.text, found.chunk_id, found.sentence) == (
+        "flywheel housings and clutch housings", 1, ANVAYAM)
+    assert made("What did Duravance produce in 2023?",
+                "Duravance designs and produced the DB-310 drum brake, a 410 mm S-cam unit.") == "DB-310 drum brake"
+
+
+def test_what_is_supplied_to_someone_is_what_comes_after_with():
+    assert made("What does Jaiswal Forgings supply?", JAISWAL) == "FA-9 front axle beams"
+    assert made("What does Grafitek Minerals supply to Halvek?", GRAFITEK) == "graphite-based friction compound"
+
+
+def test_no_object_named_or_another_subject_is_no_answer():
+    assert made("What does Halvek supply?", "Halvek supplies us under a group transfer-price agreement.") is None
+    assert made("What does Anvaya Foundry make?", ANVAYAM) is None  # Anvayam is another company
+    assert made("Who makes flywheel housings?", ANVAYAM) is None  # not the question's form

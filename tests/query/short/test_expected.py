@@ -39,6 +39,14 @@ def test_who_with_a_person_s_role_wants_a_person_and_plain_who_also_an_organisat
     assert expected_answer("Who supplies the brake pads for the CX-40 caliper?").labels == PERSON | {"ORG"}
 
 
+def test_what_a_company_makes_or_supplies_is_a_product_never_a_company_person_or_place():
+    for question in ("What does Anvaya Foundry make?", "What does Halvek Friction supply to Corvane?",
+                     "what did the plant produce in 2023?"):
+        expected = expected_answer(question)
+        assert expected.kind == "ANY" and {"ORG", "PERSON", "GPE"} <= expected.excluded
+    assert not expected_answer("What does the report say about Halvek?").excluded  # no making verb
+
+
 def test_a_question_naming_two_options_wants_one_of_them():
     expected = expected_answer("Which film has the director who died later, The More The Merrier or Sleep, My Love?")
     assert expected.kind == CHOICE and expected.options == ("More The Merrier", "Sleep, My Love")

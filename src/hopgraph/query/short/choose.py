@@ -21,7 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 from hopgraph.query.short.chain import asked_of_bridge, bridge_of
-from hopgraph.query.short.cloze import cloze_answer, modifier_answer
+from hopgraph.query.short.cloze import cloze_answer, modifier_answer, object_answer
 from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
@@ -106,10 +106,10 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
 
 def _from_phrasing(question: str, hits: Sequence[Hit], expected: Expected, nlp: Any) -> ShortAnswer | None:
     """An answer the question's phrasing points at, before any entity is scored: the gap it leaves
-    ("… depictions of what?"), the noun two named things share ("… have in common?"), the word before
-    the kind asked ("what type of cable?" → "coaxial cable"), the subject
-    of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
-    return (cloze_answer(question, hits)
+    ("… depictions of what?"), the object of "What does X make?", the noun two named things share
+    ("… have in common?"), the word before the kind asked ("what type of cable?" → "coaxial cable"),
+    the subject of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
+    return (cloze_answer(question, hits) or object_answer(question, hits)
             or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
             or (modifier_answer(question, hits) if expected.kind == ANY else None)
             or (described_answer(question, hits) if expected.labels.isdisjoint(NOT_NAMES) else None))
@@ -188,7 +188,7 @@ def _label_fit(span: Span, expected: Expected) -> float | None:
     """1 for the expected label, 0 when any will do; a name the recogniser mislabels ("in Dharwad"
     read as a PERSON) still fits a place question after "in", "at", "from" or "near", by half."""
     if not expected.labels:
-        return None if span.label in NOT_NAMES else 0.0
+        return None if span.label in NOT_NAMES | expected.excluded else 0.0
     if span.label in expected.labels:
         if span.label in MISREAD_PLACES and not expected.labels & PLACE and _TOWN_BEFORE.search(_just_before(span)):
             return None  # "a plant in Dharwad": a town the recogniser read as a person, not a "who"

@@ -9,7 +9,8 @@ first comma, bracket or clause word. A kind after the question word bounds the g
 American tribes"), and a capitalised kind is part of the name ("on what river?" → "Ohio River").
 Longer matched context wins; ties go to the sentence that
 shares most with the question. A question that opens with its question word ("What is …?") has no
-gap to fill and is left to the entity candidates.
+gap to fill and is left to the entity candidates, except "What does Anvayam make?", which is the
+evidence's "Anvayam makes flywheel housings" turned round (`object_answer`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hopgraph.query.short.expected import HEAD_NOUNS
+from hopgraph.query.short.expected import HEAD_NOUNS, MAKES
 from hopgraph.query.short.spans import MAX_CHARS, content_words
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
@@ -34,11 +35,14 @@ MAX_ANSWER_WORDS = 6
 CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "in", "on", "at", "for", "from",
                           "with", "by", "since", "during", "is", "was", "are", "were", "has", "had", "to", "as"})
 ARTICLES = frozenset({"the", "a", "an"})
+POSSESSIVES = frozenset({"its", "their", "his", "her", "our"})  # "supplies Halvek with its … compound"
 JOINERS = frozenset({"and", "or", "of", "de", "von", "van"})  # lower-case words inside a name
 # "what type of cable", "which division does": a kind that no entity label names
 _KIND_ASKED = re.compile(r"\b(?:what|which)\s+(?:(?:type|kind|sort|form)\s+of\s+(?P<noun>[a-z]{4,})\b|"
                          r"(?P<noun2>[a-z]{4,})\s+(?:does|did|do|is|was|are|were)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’.-]+")
+PAST = {"make": "made", "sell": "sold", "build": "built", "buy": "bought", "cast": "cast"}  # irregular
+SUBJECT_GAP = 4  # words that may stand between the subject and its verb ("Anvayam also makes")
 _STOP_AT = re.compile(r"[,;:()\[\]\"“”]|\.(?:\s|$)")
 
 
@@ -85,6 +89,54 @@ def modifier_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
         return None
     _, _, word, text, hit = max(found, key=lambda f: f[:2])
     return ShortAnswer(word, text, hit.chunk_id, CLOZE, 1.0)
+
+
+def object_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
+    """"What does Anvayam make?": the phrase after "Anvayam makes" (or "made", "is making") in the
+    hits, or None. The subject is matched by its first word, as a passage shortens a company's name."""
+    asked = MAKES.match(question.strip())
+    if asked is None:
+        return None
+    subject = re.escape(asked["subject"].split()[0])
+    pattern = re.compile(rf"\b{subject}\b(?:\W+\w+){{0,{SUBJECT_GAP}}}?\W+{_verb_forms(asked['verb'].lower())}\b\s+"
+                         r"(?P<gap>.+)", re.IGNORECASE)
+    words = content_words(question)
+    found = [(len(content_words(text) & words), -rank, answer, text, hit)
+             for rank, (text, hit) in enumerate(_sentences(hits))
+             if (match := pattern.search(text)) and (answer := _object_phrase(match["gap"]))]
+    if not found:
+        return None
+    _, _, answer, text, hit = max(found, key=lambda f: f[:2])
+    return ShortAnswer(answer, text, hit.chunk_id, CLOZE, 1.0)
+
+
+def _object_phrase(text: str) -> str | None:
+    """The object up to punctuation or a clause word, a list kept whole ("flywheel housings and
+    clutch housings"); for "supplies Dhruvex with FA-9 axle beams", what comes after "with"."""
+    given = re.match(r"[^,;.]{1,60}?\s+with\s+(?P<what>.+)", text)
+    if given is not None:
+        text = given["what"]
+    stop = _STOP_AT.search(text)
+    words = (text[:stop.start()] if stop else text).split()
+    if words[:1] and words[0].lower() in ARTICLES | POSSESSIVES:
+        words = words[1:]
+    end = next((i for i, word in enumerate(words) if word.lower() in CLAUSE_WORDS), len(words))
+    words = words[:min(end, MAX_ANSWER_WORDS)]
+    if not words or words[0].lower() in english():
+        return None  # "supplies us under …": no product named
+    return " ".join(words)
+
+
+def _verb_forms(verb: str) -> str:
+    """A pattern for the verb's forms: "supply" → supply, supplies, supplied, supplying."""
+    past = PAST.get(verb, "")
+    if verb.endswith("y"):
+        forms = [verb, verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"]
+    elif verb.endswith("e"):
+        forms = [verb, verb + "s", verb + "d", verb[:-1] + "ing"]
+    else:
+        forms = [verb, verb + "s", verb + "es", verb + "ed", verb + "ing"]
+    return "(?:" + "|".join(sorted({*forms, past} - {""}, key=len, reverse=True)) + ")"
 
 
 def _sentences(hits: Sequence[Hit]) -> list[tuple[str, Hit]]:

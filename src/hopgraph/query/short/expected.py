@@ -5,7 +5,8 @@ plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?",
 of the options the question names). A question this module cannot read wants ANY: then the
 candidates are noun phrases as well as entities. "Why …", "How did …", "What happened to …" and
 "Who was Marley?" want EXPLAIN, a reason, an account or a description, which no span of the
-evidence is: such a question gets no short answer.
+evidence is: such a question gets no short answer. "What does Anvaya Foundry make?" asks for a
+product: any phrase but a company, a person or a place (`excluded`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ _WORD = re.compile(r"[A-Za-z]+")
 _WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]*\s*)+\?*$")
 # "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
 # many", "how old" ask for an amount (_labels_of).
+# "What does Halvek Friction supply to Corvane?": the object of a making or trading verb is a
+# product, never the company, person or place beside it in the evidence ("Grafitek Minerals supplies
+# Halvek with …").
+MAKES = re.compile(r"^what\s+(?:does|do|did)\s+(?P<subject>.+?)\s+(?P<verb>make|produce|manufacture|supply|sell|"
+                   r"build|cast|export|provide|offer|design|ship|deliver|buy|import)\b", re.IGNORECASE)
+NOT_PRODUCTS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
                       r"what\s+(?:happened|happens|happen)\b)", re.IGNORECASE)
 
@@ -74,6 +81,7 @@ class Expected:
     words: tuple[str, ...] = field(default=())  # the question's lower-cased words
     head: str = ""  # the noun after "what"/"which" ("river"): an answer often says it ("Ohio River")
     outside: tuple[str, ...] = ()  # a choice's words outside its options: "Death For Sale" asks no death
+    excluded: frozenset[str] = frozenset()  # labels an ANY answer never carries ("what does X make")
 
 
 def expected_answer(question: str) -> Expected:
@@ -92,6 +100,8 @@ def expected_answer(question: str) -> Expected:
     stripped = question.strip()
     if _EXPLAIN.match(stripped) or _WHO_IS_NAME.match(stripped):
         return Expected(EXPLAIN, words=words)
+    if MAKES.match(stripped):
+        return Expected(ANY, words=words, excluded=NOT_PRODUCTS)
     labels = _labels_of(words)
     head = _head_noun(words)
     if not labels and head:
