@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 import hopgraph.cli.app
 import hopgraph.engine
-from hopgraph.cli.render import render_asked, render_retrieval
+from hopgraph.cli.render import render_asked
 from hopgraph.records.answers import Answer, Step
-from hopgraph.records.retrieval import Hit, Retrieval
+from hopgraph.records.retrieval import Retrieval
 from hopgraph.store.sqlite import SQLiteStore
 from hopgraph.text.nlp import parser_available
 
@@ -187,21 +187,6 @@ def test_ask_answers_first_with_cited_sentences_and_no_answer_keeps_the_hits_onl
     assert 1 <= len(quoted) <= 2 and all(line.startswith('"') and "[chunk " in line for line in quoted)
     bare = invoke("ask", QUESTION, "--mode", "search", "--no-answer", "--store", str(store), "--quiet").stdout
     assert "Answer" not in bare and "Citations" not in bare and "1. " in bare
-
-
-def test_render_retrieval_shortens_long_texts_to_the_width():
-    hit = Hit(chunk_id=1, doc_id=1, title="Long", text="word " * 100, score=0.5, found_by="bm25")
-    lines = render_retrieval(Retrieval("bm25", [hit]), width=40).splitlines()
-    assert lines[0] == "1. Long  [bm25]  score 1.0000 (bm25 0.5000)"  # 1/rank, then the stage's own number
-    assert len(lines[1].strip()) == 40 and lines[1].endswith("…")
-
-
-def test_a_hit_from_a_file_shows_where_to_find_it_and_a_record_does_not_repeat_its_title():
-    from_pdf = Hit(1, 1, "Casting review", "Kallur supplies pig iron.", 0.5, "bm25", source="report.pdf#p3")
-    from_record = Hit(2, 2, "Galt House", "A hotel.", 0.4, "bm25", source="Galt House#1")
-    lines = render_retrieval(Retrieval("bm25", [from_pdf, from_record])).splitlines()
-    assert lines[0] == "1. Casting review  (report.pdf#p3)  [bm25]  score 1.0000 (bm25 0.5000)"
-    assert lines[2] == "2. Galt House  [bm25]  score 0.5000 (bm25 0.4000)"
 
 
 def test_citations_name_the_file_and_page_when_known():

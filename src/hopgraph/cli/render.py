@@ -8,18 +8,26 @@ from hopgraph.ingest.pipeline import IndexReport
 from hopgraph.records.answers import Answer, Step
 from hopgraph.records.documents import Skip
 from hopgraph.records.retrieval import Hit, Retrieval
+from hopgraph.text.sentences import prose_sentences
 
 
 def render_retrieval(retrieval: Retrieval, width: int = 160) -> str:
     lines = []
     for rank, hit in enumerate(retrieval.hits, start=1):
-        snippet = " ".join(hit.text.split())
+        snippet = _preview(hit.text, width)
         snippet = snippet if len(snippet) <= width else snippet[: width - 1] + "…"
         lines += [f"{rank}. {hit.title}{_where(hit)}  [{hit.describe_path()}]  score {hit.score:.4f}{_stage(hit)}",
                   f"   {snippet}"]
     trace = ", ".join(f"{s.stage} {s.ms:.1f}" for s in retrieval.trace)
     lines.append(f"{retrieval.method}: {len(retrieval.hits)} hits in {retrieval.ms:.1f} ms ({trace} ms)")
     return "\n".join(lines)
+
+
+def _preview(text: str, width: int) -> str:
+    """The chunk's prose on one line: its heading lines ("# Company Profile: …") are left out, as
+    the title above says them; a chunk of headings alone is shown as it is."""
+    head = text[:width * 4]  # enough to fill the line; the sentence splitter need not read a whole chunk
+    return " ".join(prose_sentences(head)) or " ".join(head.split())
 
 
 def _stage(hit: Hit) -> str:
