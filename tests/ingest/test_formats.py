@@ -151,6 +151,15 @@ def test_docx_title_from_a_heading_else_the_file_stem(tmp_path: Path) -> None:
     assert plain.text == "Body text.\n\nMore text."
 
 
+def test_docx_headings_are_written_as_markdown_headings_so_answers_never_quote_them(tmp_path: Path) -> None:
+    from hopgraph.text.sentences import prose_sentences
+
+    doc = only(write_docx(tmp_path / "visit.docx", ["Ravik Foundry melts in two furnaces."], heading="Findings"))
+    assert doc.text == "# Findings\n\nRavik Foundry melts in two furnaces."
+    assert (doc.title, doc.title_source) == ("Findings", "heading")  # the title has no mark
+    assert prose_sentences(doc.text) == ["Ravik Foundry melts in two furnaces."]
+
+
 def test_docx_without_core_properties_is_not_titled_word_document(tmp_path: Path) -> None:
     source = zipfile.ZipFile(write_docx(tmp_path / "full.docx", ["Body text."]))
     path = tmp_path / "bare.docx"
