@@ -54,6 +54,13 @@ def test_a_markdown_heading_is_never_quoted_and_a_hit_of_headings_alone_gives_no
     assert answer.citations == [3]
 
 
+def test_a_question_in_the_evidence_is_never_quoted_it_only_restates_what_is_asked() -> None:
+    dialogue = hit(5, "'Who directed the film?' asked Scrooge. The film was directed by Adriana Trigiani.")
+    asked_only = hit(6, "Who directed the film? Who directed it?")
+    answer = extractive_answer(QUESTION, [dialogue, asked_only], BagOfWordsEmbedder().embed)
+    assert [quoted(line) for line in answer.text.splitlines()] == [("The film was directed by Adriana Trigiani.", 5)]
+
+
 def test_no_hits_say_so() -> None:
     answer = extractive_answer("Anything?", [], BagOfWordsEmbedder().embed)
     assert answer.citations == [] and "No passage" in answer.text

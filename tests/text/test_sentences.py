@@ -1,10 +1,11 @@
-"""The one sentence splitter's prose filter: what an answer may quote is a sentence, never a heading."""
+"""The one sentence splitter's filters: what an answer may quote is a stated sentence, never a heading
+or a question."""
 
 from __future__ import annotations
 
 import pytest
 
-from hopgraph.text.sentences import is_heading_line, prose_sentences, split_sentences
+from hopgraph.text.sentences import is_heading_line, is_question, prose_sentences, split_sentences, stated_sentences
 
 PROFILE = ("# Plant Profile: Anvaya Foundry, Hosur\n\n"
            "Anvaya Foundry operates a single foundry in Hosur. It pours 2,400 tonnes a month.\n\n"
@@ -38,6 +39,29 @@ def test_a_title_case_line_of_its_own_is_a_heading_but_the_same_words_in_running
     ("WARNING.", False),  # closing punctuation: a sentence
     ("# Heading\nwith a second line", False),  # a block of lines is no heading line
     ("#1 priority is the Hosur plant", False),  # no space after the hash: not Markdown's heading
+    ("STAVE ONE--MARLEY'S GHOST     3\nSTAVE TWO--THE FIRST OF THE THREE SPIRITS    37", False),  # not its own line
 ])
 def test_what_counts_as_a_heading_line(line: str, heading: bool) -> None:
     assert is_heading_line(line) is heading
+
+
+def test_a_block_of_lines_in_capitals_of_its_own_is_a_table_of_contents_not_prose() -> None:
+    book = ("CONTENTS\n\n  STAVE ONE--MARLEY'S GHOST     3\n  STAVE TWO--THE FIRST OF THE THREE SPIRITS    37\n\n"
+            "Marley was dead: to begin with.\n\nTHE TOWN WAS COLD\nand dark that night.")
+    assert prose_sentences(book) == ["Marley was dead: to begin with.", "THE TOWN WAS COLD and dark that night."]
+
+
+@pytest.mark.parametrize(("sentence", "question"), [
+    ("But what did Scrooge care?", True),
+    ("'What has ever got your precious father, then?' said Mrs. Cratchit.", True),  # a quoted question
+    ("\"Are you the Spirit, sir?\" asked Scrooge, in a low voice.", True),
+    ('The film "Who Framed Roger Rabbit?" was released in 1988.', False),  # a title with a question mark
+    ("Scrooge asked where the Spirit had gone.", False),
+])
+def test_what_counts_as_a_question(sentence: str, question: bool) -> None:
+    assert is_question(sentence) is question
+
+
+def test_stated_sentences_leave_out_questions_and_headings() -> None:
+    text = "# Stave Three\n\n'Who is Tiny Tim's father?' said Belle. Bob Cratchit is Tiny Tim's father. Is he?"
+    assert stated_sentences(text) == ["Bob Cratchit is Tiny Tim's father."]

@@ -17,7 +17,7 @@ import numpy as np
 
 from hopgraph.query.writers import Draft
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences
+from hopgraph.text.sentences import stated_sentences
 
 SENTENCES = 2  # sentences in an extractive answer
 MAX_CANDIDATES = 200  # sentences scored at most (the hits' first ones, in rank order): a bound on cost
@@ -28,7 +28,7 @@ Embed = Callable[[Sequence[str]], np.ndarray]  # texts → one normalised row ea
 def best_sentences(texts: Sequence[str], question_vector: np.ndarray, embed: Embed, min_words: int = 1,
                    limit: int | None = None) -> list[tuple[str, float] | None]:
     """For each text, its sentence closest to the question and that cosine (one embedding batch).
-    Headings are never quoted; sentences under `min_words` words are passed over unless a text has
+    Headings and questions are never quoted; sentences under `min_words` words are passed over unless a text has
     no other (then its whole text stands in); only the first `limit` sentences overall are scored;
     a text with none is None."""
     groups = [_candidates(text, min_words) for text in texts]
@@ -45,10 +45,10 @@ def best_sentences(texts: Sequence[str], question_vector: np.ndarray, embed: Emb
 
 
 def _candidates(text: str, min_words: int) -> list[str]:
-    """A text's prose sentences of `min_words`+ words, else its whole text; none when it holds no
-    prose (empty, or a heading alone: "# Company Profile: …" answers nothing)."""
-    prose = prose_sentences(text)
-    return [s for s in prose if len(s.split()) >= min_words] or ([" ".join(text.split())] if prose else [])
+    """A text's stated sentences of `min_words`+ words, else its whole text; none when it states
+    nothing (empty, a heading alone: "# Company Profile: …", or questions alone)."""
+    stated = stated_sentences(text)
+    return [s for s in stated if len(s.split()) >= min_words] or ([" ".join(text.split())] if stated else [])
 
 
 def extractive_answer(question: str, hits: Sequence[Hit], embed: Embed, sentences: int = SENTENCES) -> Draft:

@@ -22,6 +22,9 @@ _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-Ý])|\n[
 HEADING_MAX_CHARS = 120
 _MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s|$)")  # CommonMark: "# Title"; "#1 priority" is prose
 HEADING_MAX_WORDS = 8  # a capitalised line longer than this is shouting prose, not a heading
+# A closing question mark, or a quoted question followed by a verb of speaking and at most a few words.
+_ASKED = re.compile(r"\?[\"'”’)\]]*$|\?[\"'”’]+\s+(?:said|asked|cried|replied|returned|inquired|demanded|"
+                    r"exclaimed|whispered|repeated|added)\b[^?\"'“‘]{0,60}$")
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
 # The word before a period is looked for in this many characters before it: an abbreviation is
@@ -47,8 +50,21 @@ def split_sentences(text: str) -> list[str]:
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
 
 
+def stated_sentences(text: str) -> list[str]:
+    """The prose sentences of `text` that state something: what an answer may quote. A question in
+    the evidence ("'What has ever got your precious father, then?' said Mrs. Cratchit.") restates
+    what is asked, so it looks most like the question and answers nothing."""
+    return [sentence for sentence in prose_sentences(text) if not is_question(sentence)]
+
+
+def is_question(sentence: str) -> bool:
+    """A sentence that ends in a question mark, or a quoted question and who said it ("'Are you the
+    Spirit?' asked Scrooge."); a title with one inside ("the film Who Framed Roger Rabbit? was …") is not."""
+    return bool(_ASKED.search(sentence))
+
+
 def prose_sentences(text: str) -> list[str]:
-    """The sentences of `text` that are prose, not a heading line: what an answer may quote. A
+    """The sentences of `text` that are prose, not a heading line. A
     document's "# Company Profile: Corvane Brake Systems", "NOTICE TO STAKEHOLDERS" or, on a line
     of its own, "Plant Profile: Anvaya Foundry, Hosur" (a Word or PDF heading, whose style is gone)
     names a section; it states no fact about the question, and quoted as one it reads as a
@@ -62,13 +78,19 @@ def is_heading_line(sentence: str, own_line: bool = False) -> bool:
     when the sentence is a line of its own (`own_line`), a short one in title case ("Plant
     Profile: Anvaya Foundry, Hosur")."""
     line = sentence.strip()
-    if "\n" in line or not line:
+    if "\n" in line:  # lines in capitals alone: a table of contents ("STAVE ONE--MARLEY'S GHOST   3")
+        return own_line and all(_capital_line(part.strip()) for part in line.splitlines() if part.strip())
+    if not line:
         return False
     if _MARKDOWN_HEADING.match(line):
         return True
     if not is_heading(line) or len(line.split()) > HEADING_MAX_WORDS:
         return False
     return line.isupper() or (own_line and _title_case(line))
+
+
+def _capital_line(line: str) -> bool:
+    return is_heading(line) and len(line.split()) <= HEADING_MAX_WORDS and line.isupper()
 
 
 def _own_line(text: str, start: int, end: int) -> bool:

@@ -23,7 +23,7 @@ from hopgraph.query.short.expected import HEAD_NOUNS, MAKES
 from hopgraph.query.short.spans import MAX_CHARS, content_words
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences
+from hopgraph.text.sentences import stated_sentences
 from hopgraph.text.stop_words import english
 
 CLOZE = "CLOZE"
@@ -140,7 +140,7 @@ def _verb_forms(verb: str) -> str:
 
 
 def _sentences(hits: Sequence[Hit]) -> list[tuple[str, Hit]]:
-    return [(text, hit) for hit in hits for text in prose_sentences(hit.text[:MAX_CHARS])]
+    return [(text, hit) for hit in hits for text in stated_sentences(hit.text[:MAX_CHARS])]
 
 
 def _gap_of(question: str) -> _Gap | None:

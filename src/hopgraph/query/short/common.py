@@ -19,7 +19,7 @@ from hopgraph.linkgraph.names import strip_disambiguation
 from hopgraph.query.short.spans import named_in
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences
+from hopgraph.text.sentences import stated_sentences
 
 COMMON = "COMMON"
 PASSAGE_CHARS = 600  # of each passage: what a thing is, its passage says first
@@ -86,7 +86,7 @@ def _listed(shared: Sequence[Term], terms: dict[Term, tuple[int, str]]) -> str:
 
 
 def _sentence_with(text: str, word: str) -> str:
-    sentences = prose_sentences(text[:PASSAGE_CHARS])
+    sentences = stated_sentences(text[:PASSAGE_CHARS])
     return next((s for s in sentences if word.lower() in s.lower()), sentences[0] if sentences else text[:200])
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from hopgraph.query.short.spans import content_words, named_in
 from hopgraph.records.answers import ShortAnswer
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences
+from hopgraph.text.sentences import stated_sentences
 
 DESCRIBED = "DESCRIBED"
 MIN_SHARED = 5  # of the question's content words the opening's predicate says; tuned on half A
@@ -50,7 +50,7 @@ def described_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
 
 def _described_by(hit: Hit, question: str, kinds: set[str], asked: set[str]) -> tuple[int, str, str, Hit] | None:
     """(words shared, subject, opening sentence, hit) when the hit's opening says the description."""
-    sentences = prose_sentences(hit.text[:600])
+    sentences = stated_sentences(hit.text[:600])
     if named_in(question, hit) or not sentences:  # no text, or only a heading
         return None
     opening = sentences[0]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences
+from hopgraph.text.sentences import stated_sentences
 from hopgraph.text.stop_words import english
 
 MAX_CHARS = 3000  # of each hit's text read: answers sit near the top of a passage; a bound on cost
@@ -75,7 +75,7 @@ def best_sentences(question: str, hits: Sequence[Hit], cues: frozenset[str], lim
     hops = second_hops(question, hits)
     scored = []
     for rank, hit in enumerate(hits):
-        for position, text in enumerate(prose_sentences(hit.text[:MAX_CHARS])):
+        for position, text in enumerate(stated_sentences(hit.text[:MAX_CHARS])):
             words = content_words(text)
             if LIFE_CUES & cues and LIFE_SPAN.search(text):
                 words |= LIFE_CUES  # "(October 31, 1887 – April 5, 1975)" says born and died
