@@ -3,10 +3,11 @@
 The kinds are spaCy's entity labels (a "what river" question wants LOC, "who" wants PERSON),
 plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?", whose answer is one
 of the options the question names). A question this module cannot read wants ANY: then the
-candidates are noun phrases as well as entities. "Why …", "How did …", "What happened to …" and
-"Who was Marley?" want EXPLAIN, a reason, an account or a description, which no span of the
-evidence is: such a question gets no short answer. "What does Anvaya Foundry make?" asks for a
-product: any phrase but a company, a person or a place (`excluded`).
+candidates are noun phrases as well as entities. "Why …", "How did …", "What happened to …",
+"Who was Marley?" and instructions ("Describe …", "Write a diary entry …") want EXPLAIN, a reason,
+an account or a description, which no span of the evidence is: such a question gets no short
+answer. "What does Anvaya Foundry make?" asks for a product: any phrase but a company, a person or
+a place (`excluded`).
 """
 
 from __future__ import annotations
@@ -69,8 +70,11 @@ _WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]
 MAKES = re.compile(r"^what\s+(?:does|do|did)\s+(?P<subject>.+?)\s+(?P<verb>make|produce|manufacture|supply|sell|"
                    r"build|cast|export|provide|offer|design|ship|deliver|buy|import)\b", re.IGNORECASE)
 NOT_PRODUCTS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
+# An instruction to write, describe or explain ("Imagine you are Felicia. Write a diary entry …")
+# asks for an account too.
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
-                      r"what\s+(?:happened|happens|happen)\b)", re.IGNORECASE)
+                      r"what\s+(?:happened|happens|happen)\b|(?:describe|explain|summari[sz]e|write|rewrite|"
+                      r"imagine|discuss|analy[sz]e|outline|compose|narrate|compare|reflect)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
