@@ -96,3 +96,19 @@ def test_the_book_gets_a_community_tree_and_a_cited_answer_about_its_themes(tmp_
     assert THEMES in text and "mode: global (router: global" in text
     cited = [int(c) for c in text.split("Citations: ")[1].replace("chunk ", "").split(", ")]
     assert cited and set(cited) <= chunk_ids
+
+
+def test_the_book_indexed_from_another_install_is_withdrawn_not_doubled(tmp_path):
+    from hopgraph.cli.demo import index_book
+
+    text = "Marley was dead: to begin with. Scrooge signed the register of his burial.\n\nScrooge knew he was dead."
+    old, new = tmp_path / "old" / "carol.txt", tmp_path / "new" / "carol.txt"
+    for path in (old, new):
+        path.parent.mkdir()
+        path.write_text(text)
+    with HopGraph(str(tmp_path / "carol.db"), Settings(), embedder=BagOfWordsEmbedder(), quiet=True) as hg:
+        index_book(hg, old)
+        index_book(hg, new)  # another checkout: the same book at another path
+        assert [doc.source for doc in hg.store.active_documents().values()] == [str(new)]
+        assert len({hit.text for hit in hg.search("Marley dead", method="bm25").hits}) == len(
+            hg.search("Marley dead", method="bm25").hits)  # no hit twice

@@ -67,8 +67,18 @@ def run_demo(store: str | None, quiet: bool, echo: Callable[[str], None]) -> Non
     book_store = str(Path(store).with_name(Path(store).stem + "_carol.db"))
     echo(f"\nIndexing A Christmas Carol (public domain) into {book_store} …")
     with HopGraph(book_store, load_settings(), quiet=quiet) as hg:
-        hg.index([book_path()])
+        index_book(hg, book_path())
         community_story(hg, echo)
+
+
+def index_book(hg: HopGraph, book: Path) -> None:
+    """The book store is the demo's own and holds the bundled book alone. The cache is shared by every
+    install of hopgraph, and a document is known by its path: the book indexed from another
+    checkout or virtual environment would double every hit and every theme, so it is withdrawn."""
+    elsewhere = [str(doc.id) for doc in hg.store.active_documents().values() if doc.source != str(book)]
+    if elsewhere:
+        hg.remove(elsewhere)
+    hg.index([book])
 
 
 def community_story(hg: HopGraph, echo: Callable[[str], None]) -> None:
