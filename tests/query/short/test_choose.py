@@ -58,6 +58,13 @@ def test_what_a_company_makes_is_never_a_company_named_beside_it():
     assert found is not None and (found.text, found.chunk_id) == ("graphite-based friction compound", 1)
 
 
+def test_how_many_wants_the_number_written_before_the_counted_noun():
+    plant = hits(("plant", "The main product is the HF-7 low-metallic brake pad, which Halvek produces on two "
+                           "press-cure lines with a combined capacity of 45 million pads a year."))
+    found = short_answer("How many pads a year can Halvek make?", plant, load_model())
+    assert found is not None and found.text == "45 million"  # not the product code "HF-7"
+
+
 def test_yes_no_without_deciding_evidence_and_no_hits_give_no_answer():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()) is None
     assert short_answer("Who directed it?", [], load_model()) is None

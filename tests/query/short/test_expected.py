@@ -49,6 +49,11 @@ def test_what_a_company_makes_or_supplies_is_a_product_never_a_company_person_or
     assert not expected_answer("What does the report say about Halvek?").excluded  # no making verb
 
 
+def test_how_many_names_the_counted_noun_as_the_kind_said_after_the_number():
+    assert expected_answer("How many pads a year can Halvek make?").head == "pads"
+    assert expected_answer("How many were sold?").head == ""  # no noun counted
+
+
 def test_a_question_naming_two_options_wants_one_of_them():
     expected = expected_answer("Which film has the director who died later, The More The Merrier or Sleep, My Love?")
     assert expected.kind == CHOICE and expected.options == ("More The Merrier", "Sleep, My Love")

@@ -83,7 +83,7 @@ class Expected:
     labels: frozenset[str] = frozenset()
     options: tuple[str, ...] = ()
     words: tuple[str, ...] = field(default=())  # the question's lower-cased words
-    head: str = ""  # the noun after "what"/"which" ("river"): an answer often says it ("Ohio River")
+    head: str = ""  # the noun after "what"/"which" ("river") or "how many": an answer often says it ("Ohio River")
     outside: tuple[str, ...] = ()  # a choice's words outside its options: "Death For Sale" asks no death
     excluded: frozenset[str] = frozenset()  # labels an ANY answer never carries ("what does X make")
 
@@ -107,7 +107,7 @@ def expected_answer(question: str) -> Expected:
     if MAKES.match(stripped):
         return Expected(ANY, words=words, excluded=NOT_PRODUCTS)
     labels = _labels_of(words)
-    head = _head_noun(words)
+    head = _head_noun(words) or (_counted_noun(words) if labels == NUMBER else "")
     if not labels and head:
         labels = HEAD_NOUNS[head]
     return Expected("ENTITY", labels, words=words, head=head) if labels else Expected(ANY, words=words)
@@ -126,6 +126,12 @@ def _head_noun(words: tuple[str, ...]) -> str:
             if noun:
                 return noun
     return ""
+
+
+def _counted_noun(words: tuple[str, ...]) -> str:
+    """"how many pads": the evidence writes the number before the noun ("45 million pads a year")."""
+    at = next((i for i, word in enumerate(words[:-2]) if word == "how" and words[i + 1] == "many"), None)
+    return words[at + 2] if at is not None and words[at + 2] not in AUXILIARIES else ""
 
 
 def _labels_of(words: tuple[str, ...]) -> frozenset[str]:
