@@ -65,3 +65,9 @@ def test_what_counts_as_a_question(sentence: str, question: bool) -> None:
 def test_stated_sentences_leave_out_questions_and_headings() -> None:
     text = "# Stave Three\n\n'Who is Tiny Tim's father?' said Belle. Bob Cratchit is Tiny Tim's father. Is he?"
     assert stated_sentences(text) == ["Bob Cratchit is Tiny Tim's father."]
+
+
+def test_each_row_of_a_table_is_a_sentence_of_its_own() -> None:
+    notes = "Item | Figure\nMoulding line | 1\nInduction furnaces | 2\n\nThey melt in two\ninduction furnaces."
+    assert split_sentences(notes) == ["Item | Figure", "Moulding line | 1", "Induction furnaces | 2",
+                                      "They melt in two induction furnaces."]  # prose lines still join

@@ -3,7 +3,8 @@
 A sentence ends at `.`, `!` or `?` (closing quotes and brackets stay with it) when whitespace and a
 capital letter, digit or opening quote follow — unless the word before the period is a title or an
 initial ("Mr. Smith", "A. E. Barit", "U.S. Army"). A blank line always ends one. A single line break
-does not: hard-wrapped prose (a novel, a PDF's text) breaks lines in mid-sentence.
+does not: hard-wrapped prose (a novel, a PDF's text) breaks lines in mid-sentence; but each row of a
+table ("Induction furnaces | 2") is a sentence of its own.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ HEADING_MAX_WORDS = 8  # a capitalised line longer than this is shouting prose, 
 # A closing question mark, or a quoted question followed by a verb of speaking and at most a few words.
 _ASKED = re.compile(r"\?[\"'”’)\]]*$|\?[\"'”’]+\s+(?:said|asked|cried|replied|returned|inquired|demanded|"
                     r"exclaimed|whispered|repeated|added)\b[^?\"'“‘]{0,60}$")
+TABLE_CELL = " | "  # between a table row's cells
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
 # The word before a period is looked for in this many characters before it: an abbreviation is
@@ -40,9 +42,19 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
         if match.group().startswith(".") and _abbreviation(text[max(start, period - WORD_TAIL):period]):
             continue
         end = match.end() if not match.group()[0].isspace() else match.start()
-        yield from _trimmed(text, start, end)
+        yield from _rows(text, start, end)
         start = match.end()
-    yield from _trimmed(text, start, len(text))
+    yield from _rows(text, start, len(text))
+
+
+def _rows(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """A table's rows ("Induction furnaces | 2", a line each, as the DOCX reader and Markdown write
+    them) are sentences of their own: joined, a row's value would run into the next row's label."""
+    if TABLE_CELL not in text[start:end] or "\n" not in text[start:end]:
+        yield from _trimmed(text, start, end)
+        return
+    for line in re.finditer(r"[^\n]+", text[start:end]):
+        yield from _trimmed(text, start + line.start(), start + line.end())
 
 
 def split_sentences(text: str) -> list[str]:

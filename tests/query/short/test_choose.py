@@ -65,6 +65,13 @@ def test_how_many_wants_the_number_written_before_the_counted_noun():
     assert found is not None and found.text == "45 million"  # not the product code "HF-7"
 
 
+def test_a_table_row_s_value_answers_and_the_row_before_it_does_not():
+    # The DOCX reader writes a table a row per line; joined, "1" ran into "Induction furnaces".
+    table = hits(("visit_notes_may", "Item | Figure\nMoulding line | 1\nInduction furnaces | 2\nStaff | about 220"))
+    found = short_answer("How many induction furnaces does Ravik Foundry have?", table, load_model())
+    assert found is not None and (found.text, found.sentence) == ("2", "Induction furnaces | 2")
+
+
 def test_yes_no_without_deciding_evidence_and_no_hits_give_no_answer():
     assert short_answer("Are both Cypress and Ajuga genera?", hits(("a", FILM)), load_model()) is None
     assert short_answer("Who directed it?", [], load_model()) is None
