@@ -51,6 +51,11 @@ def test_a_block_of_lines_in_capitals_of_its_own_is_a_table_of_contents_not_pros
     assert prose_sentences(book) == ["Marley was dead: to begin with.", "THE TOWN WAS COLD and dark that night."]
 
 
+def test_a_bracketed_marker_alone_is_no_sentence_but_a_sentence_with_one_is() -> None:
+    text = "[Illustration]\n\nThe first of the three spirits came.\n\n[Image] He waited."
+    assert prose_sentences(text) == ["The first of the three spirits came.", "[Image] He waited."]
+
+
 @pytest.mark.parametrize(("sentence", "question"), [
     ("But what did Scrooge care?", True),
     ("'What has ever got your precious father, then?' said Mrs. Cratchit.", True),  # a quoted question

@@ -26,6 +26,7 @@ HEADING_MAX_WORDS = 8  # a capitalised line longer than this is shouting prose, 
 # A closing question mark, or a quoted question followed by a verb of speaking and at most a few words.
 _ASKED = re.compile(r"\?[\"'”’)\]]*$|\?[\"'”’]+\s+(?:said|asked|cried|replied|returned|inquired|demanded|"
                     r"exclaimed|whispered|repeated|added)\b[^?\"'“‘]{0,60}$")
+_MARKER = re.compile(r"\[[^\]\n]{1,40}\]")  # "[Illustration]", "[Image]": a placeholder, no sentence
 TABLE_CELL = " | "  # between a table row's cells
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORD_BEFORE = re.compile(r"([\w.]+)[.!?]*[\"'”’)\]]*$")
@@ -80,9 +81,9 @@ def prose_sentences(text: str) -> list[str]:
     document's "# Company Profile: Corvane Brake Systems", "NOTICE TO STAKEHOLDERS" or, on a line
     of its own, "Plant Profile: Anvaya Foundry, Hosur" (a Word or PDF heading, whose style is gone)
     names a section; it states no fact about the question, and quoted as one it reads as a
-    non-answer."""
+    non-answer. Nor is a bracketed marker alone ("[Illustration]", where a book's picture stood)."""
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)
-            if not is_heading_line(text[a:b], own_line=_own_line(text, a, b))]
+            if not is_heading_line(text[a:b], own_line=_own_line(text, a, b)) and not _MARKER.fullmatch(text[a:b])]
 
 
 def is_heading_line(sentence: str, own_line: bool = False) -> bool:
