@@ -82,8 +82,9 @@ def index_book(hg: HopGraph, book: Path) -> None:
 
 
 def community_story(hg: HopGraph, echo: Callable[[str], None]) -> None:
-    """The concept graph (no LLM), its community tree, and the themes question through the router."""
-    graph = hg.extract_concepts()
+    """The concept graph and the parser's facts (no LLM: what `hopgraph extract` builds, so the themes
+    are the README's), its community tree, and the themes question through the router."""
+    graph = hg.extract_without_llm()
     stats = hg.communities().stats()
     echo(f"Concept graph: {graph.entities} entities, {graph.relations} relations; "
          f"{stats['communities']} communities in {stats['levels']} levels:")
