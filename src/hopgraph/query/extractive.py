@@ -28,9 +28,9 @@ Embed = Callable[[Sequence[str]], np.ndarray]  # texts → one normalised row ea
 def best_sentences(texts: Sequence[str], question_vector: np.ndarray, embed: Embed, min_words: int = 1,
                    limit: int | None = None) -> list[tuple[str, float] | None]:
     """For each text, its sentence closest to the question and that cosine (one embedding batch).
-    Headings and questions are never quoted; sentences under `min_words` words are passed over unless a text has
-    no other (then its whole text stands in); only the first `limit` sentences overall are scored;
-    a text with none is None."""
+    Headings and questions are never quoted; sentences under `min_words` words are passed over
+    unless a text has no other (then its whole text stands in); only the first `limit` sentences
+    overall are scored; a text with none is None."""
     groups = [_candidates(text, min_words) for text in texts]
     candidates = [(i, sentence) for i, group in enumerate(groups) for sentence in group][:limit]
     best: list[tuple[str, float] | None] = [None] * len(texts)

@@ -51,7 +51,7 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
 def _rows(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """A table's rows ("Induction furnaces | 2", a line each, as the DOCX reader and Markdown write
     them) are sentences of their own: joined, a row's value would run into the next row's label."""
-    if TABLE_CELL not in text[start:end] or "\n" not in text[start:end]:
+    if text.find(TABLE_CELL, start, end) < 0 or text.find("\n", start, end) < 0:  # no copy of the sentence
         yield from _trimmed(text, start, end)
         return
     for line in re.finditer(r"[^\n]+", text[start:end]):
@@ -77,11 +77,11 @@ def is_question(sentence: str) -> bool:
 
 
 def prose_sentences(text: str) -> list[str]:
-    """The sentences of `text` that are prose, not a heading line. A
-    document's "# Company Profile: Corvane Brake Systems", "NOTICE TO STAKEHOLDERS" or, on a line
-    of its own, "Plant Profile: Anvaya Foundry, Hosur" (a Word or PDF heading, whose style is gone)
-    names a section; it states no fact about the question, and quoted as one it reads as a
-    non-answer. Nor is a bracketed marker alone ("[Illustration]", where a book's picture stood)."""
+    """The sentences of `text` that are prose, not a heading line. A document's "# Company Profile:
+    Corvane Brake Systems", "NOTICE TO STAKEHOLDERS" or, on a line of its own, "Plant Profile: Anvaya
+    Foundry, Hosur" (a Word or PDF heading, whose style is gone) names a section; it states no fact
+    about the question, and quoted as one it reads as a non-answer. Nor is a bracketed marker alone
+    ("[Illustration]", where a book's picture stood)."""
     return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)
             if not is_heading_line(text[a:b], own_line=_own_line(text, a, b)) and not _MARKER.fullmatch(text[a:b])]
 
@@ -89,7 +89,7 @@ def prose_sentences(text: str) -> list[str]:
 def is_heading_line(sentence: str, own_line: bool = False) -> bool:
     """A Markdown heading ("# Results"), a short line in capitals with no closing punctuation, or,
     when the sentence is a line of its own (`own_line`), a short one in title case ("Plant
-    Profile: Anvaya Foundry, Hosur")."""
+    Profile: Anvaya Foundry, Hosur") or a block of short lines in capitals (a table of contents)."""
     line = sentence.strip()
     if "\n" in line:  # lines in capitals alone: a table of contents ("STAVE ONE--MARLEY'S GHOST   3")
         return own_line and all(_capital_line(part.strip()) for part in line.splitlines() if part.strip())

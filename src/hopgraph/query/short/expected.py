@@ -62,16 +62,15 @@ _BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]
 _WORD = re.compile(r"[A-Za-z]+")
 # "Who was Marley?" asks what Marley was (Scrooge's partner), not for another name near his.
 _WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]*\s*)+\?*$")
-# "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
-# many", "how old" ask for an amount (_labels_of).
 # "What does Halvek Friction supply to Corvane?": the object of a making or trading verb is a
 # product, never the company, person or place beside it in the evidence ("Grafitek Minerals supplies
 # Halvek with …").
 MAKES = re.compile(r"^what\s+(?:does|do|did)\s+(?P<subject>.+?)\s+(?P<verb>make|produce|manufacture|supply|sell|"
                    r"build|cast|export|provide|offer|design|ship|deliver|buy|import)\b", re.IGNORECASE)
 NOT_PRODUCTS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
-# An instruction to write, describe or explain ("Imagine you are Felicia. Write a diary entry …")
-# asks for an account too.
+# "how" followed by a verb asks for a manner or an account ("How did the merger change …"); "how
+# many", "how old" ask for an amount (_labels_of). An instruction to write, describe or explain
+# ("Imagine you are Felicia. Write a diary entry …") asks for an account too.
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
                       r"what\s+(?:happened|happens|happen)\b|(?:describe|explain|summari[sz]e|write|rewrite|"
                       r"imagine|discuss|analy[sz]e|outline|compose|narrate|compare|reflect)\b)", re.IGNORECASE)
