@@ -24,9 +24,9 @@ from hopgraph.query.short.expected import CHOICE, DATE, EXPLAIN, PERSON, PLACE, 
     ("How did the strike change the Kestrel's launch?", EXPLAIN, None),
     ("What happened to Jaiswal's press shop in Pithampur in August 2024?", EXPLAIN, None),
     ("How many people work at the plant?", "ENTITY", "CARDINAL"),  # "how" + an amount is no account
-    ("Who was Marley?", EXPLAIN, None),
+    ("Who was Marley?", EXPLAIN, None),  # what he was, not another name near his
     ("Imagine you are Felicia. Write a diary entry about Mr. Hinze.", EXPLAIN, None),  # an instruction
-    ("Describe how the Cratchits keep Christmas.", EXPLAIN, None),  # what he was, not another name near his
+    ("Describe how the Cratchits keep Christmas.", EXPLAIN, None),
     ("who is Adriana Trigiani?", EXPLAIN, None),
 ])
 def test_the_question_words_say_what_kind_of_answer_is_wanted(question, kind, label):
