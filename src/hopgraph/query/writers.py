@@ -19,7 +19,7 @@ from hopgraph.prompts import search_answer as search_answer_prompt
 from hopgraph.records.answers import Spend
 from hopgraph.records.knowledge import Hop, KnowledgeGraph, Relation
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.sentences import prose_sentences, split_sentences, stated_sentences
+from hopgraph.text.sentences import is_question, prose_sentences, split_sentences
 from hopgraph.text.tokens import pack
 
 NO_ANSWER = "(the model "  # how every no-answer below begins: eval scores it as an empty answer
@@ -64,8 +64,8 @@ def checked_citations(cited: Sequence[int], given: Iterable[int]) -> tuple[list[
 
 def supporting_sentence(text: str, names: Sequence[str]) -> str:
     """The sentence of `text` that mentions the most of `names` (case-insensitive), first on ties."""
-    # a question or a heading only when nothing else
-    sentences = stated_sentences(text) or prose_sentences(text) or split_sentences(text)
+    prose = prose_sentences(text)  # a question or a heading only when nothing else
+    sentences = [s for s in prose if not is_question(s)] or prose or split_sentences(text)
     if not sentences:
         return text.strip()
     folded = [n.casefold() for n in names if n]

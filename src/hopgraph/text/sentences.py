@@ -82,8 +82,9 @@ def prose_sentences(text: str) -> list[str]:
     Foundry, Hosur" (a Word or PDF heading, whose style is gone) names a section; it states no fact
     about the question, and quoted as one it reads as a non-answer. Nor is a bracketed marker alone
     ("[Illustration]", where a book's picture stood)."""
-    return [" ".join(text[a:b].split()) for a, b in sentence_spans(text)
-            if not is_heading_line(text[a:b], own_line=_own_line(text, a, b)) and not _MARKER.fullmatch(text[a:b])]
+    return [" ".join(sentence.split()) for a, b in sentence_spans(text)
+            if not is_heading_line(sentence := text[a:b], own_line=_own_line(text, a, b))
+            and not _MARKER.fullmatch(sentence)]
 
 
 def is_heading_line(sentence: str, own_line: bool = False) -> bool:
@@ -97,13 +98,15 @@ def is_heading_line(sentence: str, own_line: bool = False) -> bool:
         return False
     if _MARKDOWN_HEADING.match(line):
         return True
-    if not is_heading(line) or len(line.split()) > HEADING_MAX_WORDS:
-        return False
-    return line.isupper() or (own_line and _title_case(line))
+    return _capital_line(line) or (own_line and _short_heading(line) and _title_case(line))
+
+
+def _short_heading(line: str) -> bool:
+    return is_heading(line) and len(line.split()) <= HEADING_MAX_WORDS
 
 
 def _capital_line(line: str) -> bool:
-    return is_heading(line) and len(line.split()) <= HEADING_MAX_WORDS and line.isupper()
+    return _short_heading(line) and line.isupper()
 
 
 def _own_line(text: str, start: int, end: int) -> bool:

@@ -50,8 +50,10 @@ def described_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
 
 def _described_by(hit: Hit, question: str, kinds: set[str], asked: set[str]) -> tuple[int, str, str, Hit] | None:
     """(words shared, subject, opening sentence, hit) when the hit's opening says the description."""
+    if named_in(question, hit):
+        return None
     sentences = stated_sentences(hit.text[:600])
-    if named_in(question, hit) or not sentences:  # no text, or only a heading
+    if not sentences:  # no text, or only a heading
         return None
     opening = sentences[0]
     copula = _COPULA.search(opening)
