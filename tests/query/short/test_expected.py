@@ -85,3 +85,22 @@ def test_options_named_first_with_between_make_a_choice():
     found = expected_answer("Between Iris and Tulipa, which genus of plant is larger?")
     assert (found.kind, found.options) == (CHOICE, ("Iris", "Tulipa"))
     assert expected_answer("What lies between the river and the hills?").kind != CHOICE
+
+
+@pytest.mark.parametrize(("question", "options"), [
+    ("Which band was formed first The Exies or Circus Diablo ?", ("The Exies", "Circus Diablo")),  # no comma
+    ("Was David Fennario or Peter Emanuel Falck born first?", ("David Fennario", "Peter Emanuel Falck")),
+    ("Who was born first out of Eric Tanenblatt and Craig L. Fuller?", ("Eric Tanenblatt", "Craig L. Fuller")),
+    ("Which film has the director born earlier, Whoever Slew Auntie Roo? or Places In The Heart?",
+     ("Whoever Slew Auntie Roo?", "Places In The Heart")),  # a title that ends in a question mark
+])
+def test_options_without_a_comma_before_them_make_a_choice(question, options):
+    found = expected_answer(question)
+    assert (found.kind, found.options) == (CHOICE, options)
+
+
+def test_a_yes_no_question_after_a_statement_is_yes_no_and_an_or_without_a_comparison_is_no_choice():
+    assert expected_answer("The director Armando Iannucci has an OBE. Does Puneet Sira also have one?").kind == YESNO
+    assert expected_answer("Was the film shot in Leland or in Wilmington?").kind == YESNO
+    assert expected_answer("Which came first the forming of The Dandy Warhols or the birth of Robert Young?"
+                           ).kind != CHOICE  # no name follows "first": nothing to look up

@@ -62,3 +62,12 @@ def test_one_word_only_one_option_s_passage_says_is_enough_and_a_tie_is_none():
     chosen, _ = choose_by_description("Which singer is American, Ann Roe or Bo Lim?", ("Ann Roe", "Bo Lim"), hits)
     assert chosen == "Ann Roe"
     assert choose_by_description("Which singer is older, Ann Roe or Bo Lim?", ("Ann Roe", "Bo Lim"), hits) is None
+
+
+def test_a_tie_over_the_whole_passages_is_settled_by_what_each_option_is():
+    # both passages say "genus", "plant" and "subfamily"; only one's opening sentence names the subfamily asked
+    hits = [hit(1, "Aspen Lily", "Aspen Lily is a genus of flowering plants, subfamily Nolinoideae. A house plant."),
+            hit(2, "Cyrtus", "Cyrtus is a genus of bulbous plants, subfamily Amaryllidoideae.")]
+    question = "Between Aspen Lily and Cyrtus, which genus of plant belongs to the subfamily Amaryllidoideae?"
+    chosen, source = choose_by_description(question, ("Aspen Lily", "Cyrtus"), hits)
+    assert (chosen, source.chunk_id) == ("Cyrtus", 2)

@@ -1,13 +1,14 @@
 """What kind of answer a question wants, read from its words: no model.
 
 The kinds are spaCy's entity labels (a "what river" question wants LOC, "who" wants PERSON),
-plus YESNO ("Are both … American?") and CHOICE ("Who was born first, A or B?", whose answer is one
-of the options the question names). A question this module cannot read wants ANY: then the
-candidates are noun phrases as well as entities. "Why …", "How did …", "What happened to …",
-"Who was Marley?" and instructions ("Describe …", "Write a diary entry …") want EXPLAIN, a reason,
-an account or a description, which no span of the evidence is: such a question gets no short
-answer. "What does Anvaya Foundry make?" asks for a product: any phrase but a company, a person or
-a place (`excluded`).
+plus YESNO ("Are both … American?", also as the last sentence: "A has an OBE. Does B also have
+one?") and CHOICE ("Who was born first, A or B?", "Was A or B born first?", "Who was born first out
+of A and B?", whose answer is one of the options the question names). A question this module
+cannot read wants ANY: then the candidates are noun phrases as well as entities. "Why …", "How
+did …", "What happened to …", "Who was Marley?" and instructions ("Describe …", "Write a diary
+entry …") want EXPLAIN, a reason, an account or a description, which no span of the evidence is:
+such a question gets no short answer. "What does Anvaya Foundry make?" asks for a product: any
+phrase but a company, a person or a place (`excluded`).
 """
 
 from __future__ import annotations
@@ -55,10 +56,19 @@ for _labels, _words in (
         HEAD_NOUNS[_word] = _labels
         HEAD_NOUNS[_word + "s"] = _labels
 
-_CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\s*$", re.IGNORECASE)
+_CHOICE = re.compile(r",\s*(?:the\s+)?(?P<a>[^,]+?)\s+or\s+(?P<b>[^?]+?)\s*\?*\s*$", re.IGNORECASE)
 # "Between A and B, which genus …?": the options come first.
 _BETWEEN = re.compile(r"^between\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)\s*,\s*(?:which|who|what)\b",
                       re.IGNORECASE)
+# The options without a comma before them: "Which band was formed first The Exies or Circus Diablo?",
+# "Was David Fennario or Peter Emanuel Falck born first?", "Who was born first out of A and B?".
+_COMPARED = (r"(?:first|earlier|later|last|older|younger|sooner|more|less|fewer|longer|shorter|larger|smaller|"
+             r"bigger|higher|lower|farther|further)")
+_AFTER_COMPARED = re.compile(rf"\b{_COMPARED}\s+(?:the\s+)?(?P<a>[A-Z][^,?]*?)\s+or\s+(?P<b>[^?]+?)\s*\?*\s*$")
+_ASKED_OR = re.compile(rf"^(?i:was|were|is|are|did)\s+(?:the\s+)?(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+?)"
+                       rf"(?:\s+[a-z]+)*\s+{_COMPARED}\s*\?*\s*$")
+_OUT_OF = re.compile(r"^(?i:who|which)\b.*?\bout of\s+(?:the\s+)?(?P<a>[^,?]+?)\s+and\s+(?P<b>[^?]+?)\s*\?*\s*$")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _WORD = re.compile(r"[A-Za-z]+")
 # "Who was Marley?" asks what Marley was (Scrooge's partner), not for another name near his.
 _WHO_IS_NAME = re.compile(r"^(?i:who\s+(?:is|was|are|were))\s+(?:[A-Z][\w.'’-]*\s*)+\?*$")
@@ -92,13 +102,15 @@ def expected_answer(question: str) -> Expected:
     words = tuple(w.lower() for w in _WORD.findall(question))
     if not words:
         return Expected(ANY, words=words)
-    choice = _CHOICE.search(question) or _BETWEEN.search(question)
-    if choice and words[0] not in AUXILIARIES:
+    choice = (_ASKED_OR.search(question) if words[0] in AUXILIARIES
+              else _CHOICE.search(question) or _BETWEEN.search(question) or _AFTER_COMPARED.search(question)
+              or _OUT_OF.search(question))
+    if choice:
         rest = question[:choice.start("a")] + " " + question[choice.end("a"):choice.start("b")] + " " + question[
             choice.end("b"):]
         return Expected(CHOICE, options=(choice["a"].strip(), choice["b"].strip()), words=words,
                         outside=tuple(w.lower() for w in _WORD.findall(rest)))
-    if words[0] in AUXILIARIES:
+    if words[0] in AUXILIARIES or _last_sentence_word(question) in AUXILIARIES:
         return Expected(YESNO, words=words)
     stripped = question.strip()
     if _EXPLAIN.match(stripped) or _WHO_IS_NAME.match(stripped):
@@ -110,6 +122,14 @@ def expected_answer(question: str) -> Expected:
     if not labels and head:
         labels = HEAD_NOUNS[head]
     return Expected("ENTITY", labels, words=words, head=head) if labels else Expected(ANY, words=words)
+
+
+def _last_sentence_word(question: str) -> str:
+    """"The director Armando Iannucci has an OBE. Does the director Puneet Sira also have one?" asks
+    its last sentence: its first word says the kind."""
+    last = _SENTENCE_BREAK.split(question.strip())[-1]
+    first = _WORD.search(last)
+    return first.group().lower() if first else ""
 
 
 def _head_noun(words: tuple[str, ...]) -> str:

@@ -5,7 +5,9 @@ option's passage gives next to the compared words ("won 25 singles titles"); the
 "fewer", "smaller", the smaller) wins, and an option with no number gives no answer. "Which airport
 is operated by the Coos County Airport District, A or B?" takes the option whose passage says
 more of the question's other words than the other option's does; one word is enough ("Which singer
-is American": one passage says "American", the other "English"), a tie is no answer.
+is American": one passage says "American", the other "English"). On a tie the passages' opening
+sentences, which say what each option is, decide ("a genus of bulbous plants, subfamily
+Amaryllidoideae"); a tie there too is no answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from hopgraph.query.short.compare import passage_of
 from hopgraph.query.short.spans import content_words
 from hopgraph.records.retrieval import Hit
+from hopgraph.text.sentences import split_sentences
 
 MORE = frozenset(["more", "most", "higher", "highest", "larger", "largest", "bigger", "biggest", "greater",
                   "greatest", "taller", "tallest", "longer", "longest", "many"])
@@ -53,16 +56,19 @@ def choose_by_amount(options: Sequence[str], words: Sequence[str], hits: Sequenc
 def choose_by_description(question: str, options: Sequence[str], hits: Sequence[Hit]) -> tuple[str, Hit] | None:
     """The option whose passage says `MIN_LEAD` more of the question's own words than the other's."""
     said = content_words(question) - set().union(*(content_words(option) for option in options))
-    shares: list[tuple[int, str, Hit]] = []
-    for option in options:
-        own = passage_of(option, hits)
-        if own is None:
-            return None
-        shares.append((len(content_words(own.text) & said), option, own))
-    (first, option_a, hit_a), (second, option_b, hit_b) = shares
-    if abs(first - second) < MIN_LEAD:
+    owns = [passage_of(option, hits) for option in options]
+    if None in owns:
         return None
-    return (option_a, hit_a) if first > second else (option_b, hit_b)
+    for read in (str, _lead):  # all its passage says; on a tie, what each option is
+        first, second = (len(content_words(read(own.text)) & said) for own in owns)
+        if abs(first - second) >= MIN_LEAD:
+            return (options[0], owns[0]) if first > second else (options[1], owns[1])
+    return None
+
+
+def _lead(text: str) -> str:
+    sentences = split_sentences(text)
+    return sentences[0] if sentences else text
 
 
 def _compared_words(options: Sequence[str], words: Sequence[str]) -> set[str]:
