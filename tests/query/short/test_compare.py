@@ -1,7 +1,7 @@
 import pytest
 from hit_kit import hit
 
-from hopgraph.query.short.compare import both_of_kind, choose_by_date, same_attribute
+from hopgraph.query.short.compare import both_of_kind, choose_by_date, passage_of, same_attribute
 from hopgraph.records.retrieval import Via
 from hopgraph.text.nlp import load_model, parser_available
 
@@ -105,3 +105,11 @@ def test_an_option_s_title_words_are_not_the_comparison_s_words():
     assert "death" in expected.words and "death" not in expected.outside
     chosen, source = choose_by_date(expected.options, expected.outside, hits)
     assert (chosen, source.chunk_id) == ("Death For Sale", 2)  # born 1967, no date of death asked
+
+
+def test_an_option_s_passage_may_write_its_name_in_full():
+    hits = [hit(1, "Jonathan Kaplan", "Jonathan Kaplan (born November 25, 1947) is an American film director."),
+            hit(2, "Lowell J. Sherman", "Lowell J. Sherman (October 11, 1885 – December 28, 1934) was an actor.")]
+    words = ["who", "was", "born", "first", "lowell", "sherman", "or", "jonathan", "kaplan"]
+    assert choose_by_date(("Lowell Sherman", "Jonathan Kaplan"), words, hits)[0] == "Lowell Sherman"
+    assert passage_of("Lowell Kaplan", hits) is None  # first and last words must both agree

@@ -26,6 +26,7 @@ from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, EXPLAIN, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.named import named_hits
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
 from hopgraph.query.short.spans import LIFE_SPAN, MONTH, Span, best_sentences, content_words, entity_spans
 from hopgraph.records.answers import ShortAnswer
@@ -73,6 +74,7 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     """A span of the hits that answers `question`, or None when none is good enough."""
     if not hits:
         return None
+    hits = named_hits(hits)
     expected = expected_answer(question)
     if expected.kind == EXPLAIN:
         return None  # a reason or an account is no span: the evidence below says it

@@ -96,13 +96,23 @@ def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
 
 def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
     """The hit about `option`: titled with it (with or without the title's note, "Peter Fleming
-    (tennis)"), else opening with it."""
+    (tennis)"), else opening with it, else titled with a fuller form of it ("Lowell J. Sherman")."""
     wanted = _norm(option)
     for hit in hits:
         if wanted in (_norm(hit.title), _norm(strip_disambiguation(hit.title))) or _norm(
                 hit.text[:len(option) + 4]).startswith(wanted):
             return hit
-    return None
+    return next((hit for hit in hits if _fuller(wanted.split(), _norm(strip_disambiguation(hit.title)).split())),
+                None)
+
+
+def _fuller(short: list[str], full: list[str]) -> bool:
+    """"Lowell J. Sherman" is a fuller form of "Lowell Sherman": the same first and last word, and
+    the short form's words in order within it."""
+    if len(short) < 2 or len(full) <= len(short) or short[0] != full[0] or short[-1] != full[-1]:
+        return False
+    rest = iter(full)
+    return all(word in rest for word in short)
 
 
 def _led_to(own: Hit, hits: Sequence[Hit]) -> list[Hit]:
