@@ -74,7 +74,7 @@ def short_answer(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer | 
     """A span of the hits that answers `question`, or None when none is good enough."""
     if not hits:
         return None
-    hits = named_hits(hits)
+    hits = named_hits(question, hits)
     expected = expected_answer(question)
     if expected.kind == EXPLAIN:
         return None  # a reason or an account is no span: the evidence below says it

@@ -4,9 +4,11 @@ The short answer's rules find a passage by its name: the option of "Who was born
 is the hit about A, the first hop of a chain is the hit the question names, and a hit's own
 subject is not its answer. A Wikipedia paragraph's title is that name. A user's document is titled
 by its file ("doc-00722", "notes.txt"), which its text never says: there the name is the one its
-lead sentence defines ("Lowell J. Sherman (1885 – 1934) was an American actor …" names "Lowell J.
-Sherman"), read without a parse (`text.nlp.surface_lead`). A title any of whose words the text
-says is kept as it is, and a lead that is no name ("The company was founded …") changes nothing.
+lead sentence defines, read without a parse (`text.nlp.about_names`, the names the index links
+by). Of those, the form the question writes wins: "Sidney Eddie Mosesian (born 1939), better
+known by his stage name Sid Haig, …" is "Sid Haig" for "Who is the oldest, Sid Haig or …?". A
+title any of whose words the text says is kept as it is, and a lead that is no name ("The
+company was founded …") changes nothing.
 """
 
 from __future__ import annotations
@@ -16,21 +18,29 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from hopgraph.records.retrieval import Hit
-from hopgraph.text.nlp import clean_name, looks_like_name, surface_lead
+from hopgraph.text.nlp import about_names
 
 _TITLE_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def named_hits(hits: Sequence[Hit]) -> list[Hit]:
+def named_hits(question: str, hits: Sequence[Hit]) -> list[Hit]:
     """`hits`, each titled with the name its passage is about."""
-    return [_named(hit) for hit in hits]
+    asked = f" {_norm(question)} "
+    return [_named(hit, asked) for hit in hits]
 
 
-def _named(hit: Hit) -> Hit:
+def _named(hit: Hit, asked: str) -> Hit:
     if _title_said(hit.title, hit.text):
         return hit
-    lead = clean_name(surface_lead(hit.text))
-    return replace(hit, title=lead) if lead and looks_like_name(lead) else hit
+    names = about_names(hit.text, [])
+    if not names:
+        return hit
+    said = [name for name in names if f" {_norm(name)} " in asked]
+    return replace(hit, title=max(said, key=len) if said else names[0])
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
 def _title_said(title: str, text: str) -> bool:
