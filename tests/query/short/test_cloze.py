@@ -34,6 +34,12 @@ def test_a_name_after_the_common_noun_asked_for_is_cut_off():
     assert answer("The bands are named for at least one German what?", RUNGE) == "mathematician"
 
 
+def test_who_asks_for_the_name_after_the_role_written_before_it():
+    soap = "Home and Away is an Australian soap opera created by TV executive Reg Watson in 1988."
+    assert answer("Kate Ramsay is a character from an Australian soap opera created by who?", soap) == "Reg Watson"
+    assert answer("The theorem is named after the German what?", RUNGE) == "mathematician"  # "what" keeps the role
+
+
 def test_no_gap_no_answer():
     assert answer("What did the painter depict?", PAINTER) is None  # the question word opens it
     assert answer("The team is based in what county?", PAINTER) is None  # not said

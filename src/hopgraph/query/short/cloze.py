@@ -7,6 +7,8 @@ are looked up in the hits' sentences, and the words that stand in the gap are th
 first comma, bracket or clause word. A kind after the question word bounds the gap the same way
 ("… named after which Native American tribes?" → "named after the Lakota and Dakota Sioux Native
 American tribes"), and a capitalised kind is part of the name ("on what river?" → "Ohio River").
+A "who" gap is a name: "… created by who?" is "Reg Watson" of "created by TV executive Reg Watson",
+where a "what" gap would keep the role ("the German mathematician Carl Runge" → "mathematician").
 Longer matched context wins; ties go to the sentence that
 shares most with the question. A question that opens with its question word ("What is …?") has no
 gap to fill and is left to the entity candidates, except "What does Anvayam make?", which is the
@@ -50,6 +52,7 @@ _STOP_AT = re.compile(r"[,;:()\[\]\"“”]|\.(?:\s|$)")
 class _Gap:
     before: tuple[str, ...]  # the question's words before the question word
     after: tuple[str, ...]  # and after it (at most MAX_AFTER)
+    person: bool = False  # "who"/"whom": the gap is a name, not the role written before it
 
 
 def cloze_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
@@ -65,7 +68,7 @@ def cloze_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
             continue
         found = [(len(content_words(text) & asked), -rank, answer, text, hit)
                  for rank, (text, hit) in enumerate(sentences)
-                 if (answer := _filled(before, gap.after, text))]
+                 if (answer := _filled(before, gap.after, text, gap.person))]
         if found:
             _, _, answer, text, hit = max(found, key=lambda f: f[:2])
             return ShortAnswer(answer, text, hit.chunk_id, CLOZE, float(size))
@@ -153,10 +156,10 @@ def _gap_of(question: str) -> _Gap | None:
     if lowered[wh] == "which" and not after:
         return None  # a relative "which" at the end names no gap
     # "… named after which Native American tribes?": the kind bounds the gap as the words after it do
-    return _Gap(tuple(lowered[:wh]), after)
+    return _Gap(tuple(lowered[:wh]), after, lowered[wh] in ("who", "whom"))
 
 
-def _filled(before: Sequence[str], after: Sequence[str], sentence: str) -> str | None:
+def _filled(before: Sequence[str], after: Sequence[str], sentence: str, person: bool = False) -> str | None:
     pattern = r"\b" + r"\W+".join(re.escape(word) for word in before) + r"\b\W*(?P<gap>.+)"
     match = re.search(pattern, sentence, re.IGNORECASE)
     if match is None:
@@ -169,20 +172,25 @@ def _filled(before: Sequence[str], after: Sequence[str], sentence: str) -> str |
         if len(text[:end.start()].split()) > MAX_ANSWER_WORDS:
             return None  # the bounding words stand too far on to close this gap
         quoted = re.search(r"[\"“]([^\"”]+)(?:[\"”]|$)", text[:end.start()])
-        gap = quoted.group(1) if quoted else _phrase(text[:end.start()])
+        gap = quoted.group(1) if quoted else _phrase(text[:end.start()], person)
         bound = text[end.start():end.end()].strip(" ,;:")
         # "on the Ohio River" for "on what river": a capitalised kind is part of the name
         named = bool(bound) and all(word[:1].isupper() for word in bound.split())
         return f"{gap} {bound}" if gap and named and not quoted else gap
-    return _phrase(text)
+    return _phrase(text, person)
 
 
-def _phrase(text: str) -> str | None:
-    """The gap's words up to punctuation or a clause word, without a leading article."""
+def _phrase(text: str, person: bool = False) -> str | None:
+    """The gap's words up to punctuation or a clause word, without a leading article; for a person,
+    the name after the role written before it ("created by TV executive Reg Watson")."""
     stop = _STOP_AT.search(text)
     words = text[:stop.start()].split() if stop else text.split()
     if words[:1] and words[0].lower() in ARTICLES:
         words = words[1:]
+    if person:
+        named = next((i for i in range(1, len(words)) if words[i][:1].isupper() and words[i - 1][:1].islower()
+                      and words[i - 1] not in JOINERS and words[i - 1].lower() not in CLAUSE_WORDS), None)
+        words = words[named:] if named is not None else words
     if not words or (words[0].lower() in english() and not words[0][0].isdigit()):
         return None  # "Lilu is also mentioned …": not a phrase that names anything
     kept: list[str] = []
