@@ -113,3 +113,12 @@ def test_an_option_s_passage_may_write_its_name_in_full():
     words = ["who", "was", "born", "first", "lowell", "sherman", "or", "jonathan", "kaplan"]
     assert choose_by_date(("Lowell Sherman", "Jonathan Kaplan"), words, hits)[0] == "Lowell Sherman"
     assert passage_of("Lowell Kaplan", hits) is None  # first and last words must both agree
+
+
+def test_an_option_with_a_note_finds_the_passage_named_without_it():
+    hits = [hit(1, "Made Men", "Made Men is a 1999 film produced by HBO."),
+            hit(2, "Mystère à Shanghai", "Mystère à Shanghai is a 1950 French crime film.")]
+    words = ["which", "film", "came", "out", "first", "made", "men", "film", "or", "mystère", "à", "shanghai"]
+    chosen, source = choose_by_date(("Made Men (Film)", "Mystère À Shanghai"), words, hits)
+    assert (chosen, source.chunk_id) == ("Mystère À Shanghai", 2)
+    assert passage_of("Made Men (Film)", hits).chunk_id == 1

@@ -96,11 +96,15 @@ def _life_span(option: str, hits: Sequence[Hit]) -> tuple[int, Hit] | None:
 
 def passage_of(option: str, hits: Sequence[Hit]) -> Hit | None:
     """The hit about `option`: titled with it (with or without the title's note, "Peter Fleming
-    (tennis)"), else opening with it, else titled with a fuller form of it ("Lowell J. Sherman")."""
-    wanted = _norm(option)
+    (tennis)"), else opening with it, else named without the option's note ("Made Men" for "Made
+    Men (Film)"), else titled with a fuller form of it ("Lowell J. Sherman")."""
+    wanted, bare = _norm(option), _norm(strip_disambiguation(option))
     for hit in hits:
         if wanted in (_norm(hit.title), _norm(strip_disambiguation(hit.title))) or _norm(
                 hit.text[:len(option) + 4]).startswith(wanted):
+            return hit
+    for hit in hits:  # "Made Men (Film)": an untitled passage is named without the note
+        if bare != wanted and bare == _norm(hit.title):
             return hit
     return next((hit for hit in hits if _fuller(wanted.split(), _norm(strip_disambiguation(hit.title)).split())),
                 None)
