@@ -185,6 +185,15 @@ def test_a_lead_life_span_says_born_and_died_and_which_date_wants_a_full_date():
     assert found is not None and found.text == "April 5, 1975"
 
 
+def test_a_life_span_with_places_gives_the_birthplace_before_the_dash_and_the_deathplace_after():
+    director = "Rick Potter (6 June 1906, Graz – 2 November 1994, Paris) was an Austrian-born French film director."
+    film = "Fanfare of Love is a 1935 French comedy film directed by Rick Potter."
+    for question, place in (("Where did the director of film Fanfare of Love die?", "Paris"),
+                            ("Where was the director of film Fanfare of Love born?", "Graz")):
+        found = short_answer(question, hits(("Fanfare of Love", film), ("Rick Potter", director)), load_model())
+        assert found is not None and found.text == place
+
+
 def test_the_town_before_its_state_is_the_place_asked_for():
     poet = ("Ann Gray (born 1971 Trenton, New Jersey) is a poet and professor of English and Creative Writing "
             "at Georgia State University. She taught for ten years in New Jersey.")

@@ -23,8 +23,10 @@ SENTENCES = 5  # sentences read for entities
 ENTITY_ONLY = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter")
 WEIGHTS = {"overlap": 0.6, "cue": 0.8, "second_hop": 1.2, "lead": 0.3, "rank": 0.1}  # tuned on half A
 _WORD = re.compile(r"\w+")
-# A biography's lead parenthesis, "(October 31, 1887 – April 5, 1975)": the birth, a dash, the death.
-LIFE_SPAN = re.compile(r"\((?P<born>[^()]*?\b[12]\d{3})\s*[–—-]\s*(?P<died>[^()]*?\b[12]\d{3})\s*\)")
+# A biography's lead parenthesis, "(October 31, 1887 – April 5, 1975)": the birth, a dash, the death;
+# each may be followed by its place, "(6 June 1906, Graz – 2 November 1994, Le Plessis-Bouchard)".
+LIFE_SPAN = re.compile(r"\((?P<born>[^()–—]*?\b[12]\d{3}\b[^()–—]*?)\s*(?:[–—]|(?<=\d)-|\s-\s)\s*"
+                       r"(?P<died>[^()]*?\b[12]\d{3}\b[^()]*?)\s*\)")
 LIFE_CUES = frozenset({"born", "died"})
 _DAY_BEFORE = re.compile(r"(?<!\d)[0-3]?\d\s+$")
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"  # a month's name or its abbreviation
