@@ -40,6 +40,14 @@ def test_same_country_compares_what_the_two_named_passages_say():
     assert same_attribute("Are Chumbawamba and Oasis from the same country?", hits, load_model()).text == "yes"
 
 
+@pytest.mark.skipif(not parser_available(), reason="spaCy's model is a core dependency")
+def test_a_passage_titled_with_a_note_is_named_by_the_question_without_it():
+    hits = [hit(1, "Pick Me Up (magazine)", "Pick Me Up! is a British weekly women's magazine."),
+            hit(2, "Woman's Viewpoint (magazine)", "The Woman's Viewpoint was a magazine founded in Texas in 1923.")]
+    question = "Are both magazines, the Woman's Viewpoint and Pick Me Up, British publications?"
+    assert same_attribute(question, hits, load_model()).text == "no"
+
+
 def test_either_or_takes_the_option_the_evidence_says():
     hits = [hit(1, "The Sleepers", "The Sleepers are a pair of summits south of the Kancamagus Highway.")]
     found = same_attribute("Are the Sleepers located north or south of the Kancamagus Highway?", hits, None)

@@ -163,7 +163,7 @@ def same_attribute(question: str, hits: Sequence[Hit], nlp: Any) -> ShortAnswer 
         said = _option_said((either["a"], either["b"]), question, hits)
         if said is not None:
             return ShortAnswer(said[0], said[1].text[:200], said[1].chunk_id, YESNO)
-    named = [hit for hit in hits if hit.title and _norm(hit.title) in _norm(question)][:2]
+    named = [hit for hit in hits if hit.title and _norm(strip_disambiguation(hit.title)) in _norm(question)][:2]
     if _SAME.search(question) and len(named) == 2:
         first, second = (_attributes(hit, question, nlp) for hit in named)
         if first and second:
