@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from hopgraph.query.short.spans import plain_words
 from hopgraph.records.retrieval import Hit
 from hopgraph.text.nlp import about_names
 
@@ -25,7 +26,7 @@ _TITLE_WORD = re.compile(r"[^\W\d_]{2,}")
 
 def named_hits(question: str, hits: Sequence[Hit]) -> list[Hit]:
     """`hits`, each titled with the name its passage is about."""
-    asked = f" {_norm(question)} "
+    asked = f" {plain_words(question)} "
     return [_named(hit, asked) for hit in hits]
 
 
@@ -35,12 +36,8 @@ def _named(hit: Hit, asked: str) -> Hit:
     names = about_names(hit.text, [])
     if not names:
         return hit
-    said = [name for name in names if f" {_norm(name)} " in asked]
+    said = [name for name in names if f" {plain_words(name)} " in asked]
     return replace(hit, title=max(said, key=len) if said else names[0])
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
 def _title_said(title: str, text: str) -> bool:

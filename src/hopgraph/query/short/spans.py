@@ -56,7 +56,7 @@ def content_words(text: str) -> set[str]:
 
 def named_in(question: str, hit: Hit) -> bool:
     """The question names the hit's title: its passage is the first hop, not the answer's."""
-    return bool(hit.title) and _norm(hit.title) in _norm(question)
+    return bool(hit.title) and plain_words(hit.title) in plain_words(question)
 
 
 def second_hops(question: str, hits: Sequence[Hit]) -> list[bool]:
@@ -64,10 +64,10 @@ def second_hops(question: str, hits: Sequence[Hit]) -> list[bool]:
     or titled with a name that a passage the question names writes."""
     first = [hit for hit in hits if named_in(question, hit) or (hit.via is not None and hit.via.from_chunk < 0)]
     first_ids = {hit.chunk_id for hit in first}
-    first_text = _norm(" ".join(hit.text[:MAX_CHARS] for hit in first))
+    first_text = plain_words(" ".join(hit.text[:MAX_CHARS] for hit in first))
     return [hit.chunk_id not in first_ids and (
         (hit.via is not None and hit.via.from_chunk >= 0) or
-        (bool(hit.title) and f" {_norm(hit.title)} " in f" {first_text} ")) for hit in hits]
+        (bool(hit.title) and f" {plain_words(hit.title)} " in f" {first_text} ")) for hit in hits]
 
 
 def best_sentences(question: str, hits: Sequence[Hit], cues: frozenset[str], limit: int = SENTENCES) -> list[Sentence]:
@@ -110,5 +110,6 @@ def _disabled(nlp: Any) -> list[str]:
     return [name for name in ENTITY_ONLY if name in nlp.pipe_names]
 
 
-def _norm(text: str) -> str:
+def plain_words(text: str) -> str:
+    """Lower case, punctuation as spaces, one space between words: how names are compared."""
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
