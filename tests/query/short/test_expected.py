@@ -23,6 +23,8 @@ from hopgraph.query.short.expected import CHOICE, DATE, EXPLAIN, PERSON, PLACE, 
     ("Why did Dhruvex build fewer Haul 31 trucks in February 2025?", EXPLAIN, None),  # a reason, no span
     ("How did the strike change the Kestrel's launch?", EXPLAIN, None),
     ("What happened to Jaiswal's press shop in Pithampur in August 2024?", EXPLAIN, None),
+    ("What caused the shortage of the front calipers that the Tarini uses?", EXPLAIN, None),  # a reason
+    ("What is the cause of death of the director?", "ANY", None),  # a cause named by a noun is a span
     ("How many people work at the plant?", "ENTITY", "CARDINAL"),  # "how" + an amount is no account
     ("Who was Marley?", EXPLAIN, None),  # what he was, not another name near his
     ("Imagine you are Felicia. Write a diary entry about Mr. Hinze.", EXPLAIN, None),  # an instruction
