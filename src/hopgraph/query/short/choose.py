@@ -26,6 +26,7 @@ from hopgraph.query.short.common import shared_answer
 from hopgraph.query.short.compare import ROLES, choose_by_date, same_attribute
 from hopgraph.query.short.described import described_answer
 from hopgraph.query.short.expected import ANY, CHOICE, EXPLAIN, PLACE, YESNO, Expected, expected_answer
+from hopgraph.query.short.kin import kin_answer
 from hopgraph.query.short.named import named_hits
 from hopgraph.query.short.options import choose_by_amount, choose_by_description
 from hopgraph.query.short.spans import LIFE_SPAN, MONTH, Span, best_sentences, content_words, entity_spans
@@ -111,7 +112,7 @@ def _from_phrasing(question: str, hits: Sequence[Hit], expected: Expected, nlp: 
     ("… depictions of what?"), the object of "What does X make?", the noun two named things share
     ("… have in common?"), the word before the kind asked ("what type of cable?" → "coaxial cable"),
     the subject of a passage that opens with the question's description ("Which Danish heavy metal band …")."""
-    return (cloze_answer(question, hits) or object_answer(question, hits)
+    return (kin_answer(question, hits) or cloze_answer(question, hits) or object_answer(question, hits)
             or (shared_answer(question, hits, nlp) if expected.kind == ANY else None)
             or (modifier_answer(question, hits) if expected.kind == ANY else None)
             or (described_answer(question, hits) if expected.labels.isdisjoint(NOT_NAMES) else None))
