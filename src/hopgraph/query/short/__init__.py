@@ -8,11 +8,12 @@ to hold it and their entities; `cloze` fills the gap of a question that ends in 
 named things' passages share ("what type of media do A and B have in common?"); `described` names
 the thing whose passage opens with the question's description ("Which Danish heavy metal band …");
 `chain` finds the passage of whoever fills the role a chain question asks about ("the director of
-film X"), the only one its answer is then read from; `choose` scores the entities and keeps the
-best, or none when no candidate is good enough (an invented answer is worse than none); `compare`
-settles "which of the two" questions by the dates found for each option, and yes/no questions by
-what the two passages say; `options` settles the rest by the number beside the compared words ("a
-higher population") or by what only one option's passage says.
+film X"), the only one its answer is then read from; `kin` walks a biography's parents for "Who is
+X's paternal grandmother?"; `choose` scores the entities and keeps the best, or none when no
+candidate is good enough (an invented answer is worse than none); `compare` settles "which of the
+two" questions by the dates found for each option, and yes/no questions by what the two passages
+say; `options` settles the rest by the number beside the compared words ("a higher population") or
+by what only one option's passage says.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ WALKS: dict[str, tuple[str, ...]] = {
     "father": ("father",), "mother": ("mother",),
 }
 _ASKED = re.compile(r"^who\s+(?:is|was)\s+(?:the\s+(?P<kin>(?:paternal |maternal )?(?:grand)?(?:father|mother))\s+of\s+"
-                    r"(?P<of>.+?)|(?P<owner>.+?)['’]s?\s+(?P<kin2>(?:paternal |maternal )?(?:grand)?(?:father|mother)))"
+                    r".+?|.+?['’]s?\s+(?P<kin2>(?:paternal |maternal )?(?:grand)?(?:father|mother)))"
                     r"\s*\?*\s*$", re.IGNORECASE)
 _WORD = r"(?:[A-Z](?:\.|[\w'’-]*)|[IVX]+\b|\d+(?:st|nd|rd|th)\b)"  # "J." is an initial; "Qin." ends a sentence
 _PARTICLE = r"(?:of|de|del|della|von|van|der|den|la|le|du|da|di|the|ap|ibn|bin|al|y)"
@@ -50,7 +50,8 @@ _FEMALE = frozenset({"Queen", "Princess", "Lady", "Countess", "Duchess", "Barone
 
 
 def kin_answer(question: str, hits: Sequence[Hit]) -> ShortAnswer | None:
-    """The parent, grandparent or great-grandparent a kinship question asks for, or None."""
+    """The parent or grandparent a kinship question asks for, or None ("grandfather" alone says
+    neither side, so it is left to the other rules)."""
     asked = _ASKED.match(question.strip())
     if asked is None:
         return None
