@@ -31,6 +31,10 @@ def test_the_forms_a_biography_names_its_parents_in():
     assert parent_in(waldeck, "mother")[0] == "Princess Augusta of Schwarzburg-Sondershausen"
     by_wife = "Axel was the son of Jacob De la Gardie by his wife Ebba Brahe."
     assert parent_in(by_wife, "mother")[0] == "Ebba Brahe"
+    described = "Axel was the son of military commander Jacob De la Gardie and Ebba Brahe."  # words before him
+    assert parent_in(described, "father")[0] == "Jacob De la Gardie"
+    particles = "Henry was the son of George de la Poer Beresford and Elizabeth Monck."
+    assert parent_in(particles, "father")[0] == "George de la Poer Beresford"
     said = "His father was King Jungjong, and his mother was Queen Janggyeong."
     assert parent_in(said, "father")[0] == "King Jungjong" and parent_in(said, "mother")[0] == "Queen Janggyeong"
     queen_first = "Edward was the son of Queen Anne and Prince George of Denmark."

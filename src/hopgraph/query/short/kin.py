@@ -31,7 +31,7 @@ _ASKED = re.compile(r"^who\s+(?:is|was)\s+(?:the\s+(?P<kin>(?:paternal |maternal
                     r"\s*\?*\s*$", re.IGNORECASE)
 _WORD = r"(?:[A-Z](?:\.|[\w'’-]*)|[IVX]+\b|\d+(?:st|nd|rd|th)\b)"  # "J." is an initial; "Qin." ends a sentence
 _PARTICLE = r"(?:of|de|del|della|von|van|der|den|la|le|du|da|di|the|ap|ibn|bin|al|y)"
-_NAME = rf"{_WORD}(?:\s+{_PARTICLE}\s+{_WORD}|\s+{_WORD})*"
+_NAME = rf"{_WORD}(?:\s+{_PARTICLE}\s+(?:{_PARTICLE}\s+)?{_WORD}|\s+{_WORD})*"  # "George de la Poer Beresford"
 # ", Count of Blois", ", 6th Earl of Shaftesbury", ", Prince of Waldeck and Pyrmont": a noble's style
 # belongs to the name.
 _TITLES = ("Count|Countess|Duke|Duchess|Earl|Baron|Baroness|Marquess|Viscount|Prince|Princess|King|Queen|Lord|"
@@ -41,7 +41,9 @@ _TITLES = ("Count|Countess|Duke|Duchess|Earl|Baron|Baroness|Marquess|Viscount|Pr
 _STYLE = (rf"(?:,\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:{_TITLES})\b(?:\s+of\s+{_NAME}"
           rf"(?:\s+and\s+{_WORD}(?![\w'’-])(?!\s+{_PARTICLE}\s)(?!\s+{_WORD}))?)?)?")
 _PARENT = rf"(?P<{{group}}>{_NAME}{_STYLE})"
-_CHILD_OF = re.compile(r"\b(?:son|daughter|child|heir)\s+of\s+(?:the\s+)?" + _PARENT.format(group="first")
+# "son of military commander Jacob De la Gardie": a few lower-case words may describe the parent first
+_CHILD_OF = re.compile(r"\b(?:son|daughter|child|heir)\s+of\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?"
+                       + _PARENT.format(group="first")
                        + r"(?:(?:\s*\([^()]*\))?\s*,?\s+(?:and|by)\s+(?:(?:his|her)\s+(?:first\s+|second\s+)?"
                        r"(?:wife|husband|consort)\s*,?\s+)?" + _PARENT.format(group="second") + ")?")
 _SAID = {relation: re.compile(rf"\b(?i:his|her)\s+{relation},?\s+(?:was\s+)?(?:the\s+)?"
