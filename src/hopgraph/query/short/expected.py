@@ -79,9 +79,9 @@ MAKES = re.compile(r"^what\s+(?:does|do|did)\s+(?P<subject>.+?)\s+(?P<verb>make|
                    r"build|cast|export|provide|offer|design|ship|deliver|buy|import)\b", re.IGNORECASE)
 NOT_PRODUCTS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
 # "how" followed by a verb asks for a manner or an account ("How did the merger change …"), and "what
-# caused / led to" for a reason, as "why" does; "how
-# many", "how old" ask for an amount (_labels_of). An instruction to write, describe or explain
-# ("Imagine you are Felicia. Write a diary entry …") asks for an account too.
+# caused / led to" for a reason, as "why" does; "how many", "how old" ask for an amount (_labels_of).
+# An instruction to write, describe or explain ("Imagine you are Felicia. Write a diary entry …")
+# asks for an account too.
 _EXPLAIN = re.compile(r"^(?:why\b|how\s+(?:did|does|do|is|was|were|are|has|have|had|can|could|would|will)\b|"
                       r"what\s+(?:happened|happens|happen|caused|causes|led\s+to|leads\s+to)\b|"
                       r"(?:describe|explain|summari[sz]e|write|rewrite|imagine|discuss|analy[sz]e|outline|compose|"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hopgraph.query.short.chain import KINSHIP
 from hopgraph.query.short.compare import passage_of
 from hopgraph.query.short.spans import named_in
 from hopgraph.records.answers import ShortAnswer
@@ -20,12 +21,10 @@ from hopgraph.records.retrieval import Hit
 from hopgraph.text.sentences import sentence_spans
 
 KIN = "KIN"
-# The kinship asked → the parents walked, nearest the named person first.
-WALKS: dict[str, tuple[str, ...]] = {
-    "paternal grandfather": ("father", "father"), "paternal grandmother": ("father", "mother"),
-    "maternal grandfather": ("mother", "father"), "maternal grandmother": ("mother", "mother"),
-    "father": ("father",), "mother": ("mother",),
-}
+# The kinship asked → the parents walked, nearest the named person first: the chain's two-hop kinship
+# words, but the in-laws (a spouse is no parent a biography's set form names).
+WALKS: dict[str, tuple[str, ...]] = {kin: hops for kin, hops in KINSHIP.items() if "spouse" not in hops}
+WALKS.update(father=("father",), mother=("mother",))
 _ASKED = re.compile(r"^who\s+(?:is|was)\s+(?:the\s+(?P<kin>(?:paternal |maternal )?(?:grand)?(?:father|mother))\s+of\s+"
                     r".+?|.+?['’]s?\s+(?P<kin2>(?:paternal |maternal )?(?:grand)?(?:father|mother)))"
                     r"\s*\?*\s*$", re.IGNORECASE)
